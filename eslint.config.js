@@ -1,0 +1,48 @@
+// ESLint flat config: typescript-eslint recommended, plus the runtime's layering rules.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        Buffer: 'readonly',
+        URL: 'readonly',
+        AbortController: 'readonly',
+        AbortSignal: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        fetch: 'readonly',
+        Headers: 'readonly',
+        Response: 'readonly',
+        Request: 'readonly',
+      },
+    },
+    rules: {
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+    },
+  },
+  {
+    // Only launch/ and connection/ may talk to the MCP SDK (see docs/adr/0001-layout.md).
+    files: ['packages/runtime/src/**/*.ts'],
+    ignores: [
+      'packages/runtime/src/launch/**',
+      'packages/runtime/src/connection/**',
+      '**/*.test.ts',
+    ],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['@modelcontextprotocol/*'] }],
+    },
+  },
+);

@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+/**
+ * The `mcprt` executable: global options, command dispatch, and the mapping from failures to
+ * exit codes (2 usage, 1 everything else) with one clear message on stderr.
+ */
+
+import { realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+
+import { McprtError } from '@mcprt/runtime';
+
+import { extractGlobals, UsageError } from './args.js';
+import { callCommand } from './commands/call.js';
+import { mcpCommand } from './commands/mcp.js';
+import { statusCommand } from './commands/status.js';
+import type { Io } from './io.js';
+import { processIo } from './io.js';
+
+export const HELP = `mcprt — an MCP runtime
+
+Usage:
+  mcprt [--home DIR | --codex-home DIR] [--strict] [command]
+
+Commands:
+  (none), status [--json]          start every server, print status by environment, exit
+  mcp list [--json]                list configured servers
+  mcp get <name> [--environment <id>] [--json]
+  mcp add <name> [--env K=V]... [--environment <id>] (--url URL [--bearer-token-env-var VAR] | -- CMD ARGS...)
+  mcp remove <name> [--environment <id>]
+  call <server> <tool> [--environment <id>] [--args JSON] [--timeout-sec N]
+
+Options:
+  --home DIR         mcprt home (default $MCPRT_HOME, else ~/.mcprt); config is DIR/config.toml
+  --codex-home DIR   read a Codex home's config.toml in place
+  --strict           unknown config keys are errors, not warnings
+`;
+
+export async function run(argv: readonly string[], io: Io = processIo): Promise<number> {
+  try {
+    if (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+      io.out(HELP);
+      return 0;
+    }
+    const { globals, rest } = extractGlobals(argv);
+    const [command, ...args] = rest;
+    switch (command) {
+      case undefined:
+      case 'status':
+        return await statusCommand(args, globals, io);
+      case 'mcp':
+        return await mcpCommand(args, globals, io);
+      case 'call':
+        return await callCommand(args, globals, io);
+      default:
+        throw new UsageError(`unknown command '${command}' (see mcprt --help)`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`mcprt: ${error.message}`);
+      return 2;
+    }
+    io.err(
+      `mcprt: ${error instanceof McprtError || error instanceof Error ? error.message : String(error)}`,
+    );
+    return 1;
+  }
+}
+
+const isMain =
+  process.argv[1] !== undefined &&
+  import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href;
+if (isMain) {
+  run(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`mcprt: ${String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,33 @@
+/** Public API of the config module: locating, loading, validating and editing `config.toml`. */
+
+export { resolveConfigFile } from './paths.js';
+export type { ConfigMode, ResolveConfigFileOptions, ResolvedConfigFile } from './paths.js';
+export { loadConfig, parseToml } from './load.js';
+export { invalidServerNameProblem, SERVER_NAME_PATTERN } from './server.js';
+export { environmentIdProblem } from './environment.js';
+export { formatKeyPath } from './fields.js';
+export type { LoadConfigOptions } from './load.js';
+export { ConfigInvalidError, ConfigParseError, ConfigWriteError } from '../errors.js';
+export { addServerToFile, removeServerFromFile } from './edit.js';
+export type { AddServerOptions } from './edit.js';
+export { createLocator, locateKey, scanToml } from './locate.js';
+export type { KeyPath, Locator, SourcePosition, TomlEntry, TomlScan } from './locate.js';
+export { DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS } from './types.js';
+export type {
+  ConfigDiagnostic,
+  ConfigLocation,
+  EnvironmentConfig,
+  EnvVarRef,
+  EnvVarSource,
+  ExecEnvironmentConfig,
+  InvalidServerConfig,
+  McprtConfig,
+  OAuthClientConfig,
+  OAuthCredentialsStoreMode,
+  ServerConfig,
+  SshEnvironmentConfig,
+  StdioTransportConfig,
+  StreamableHttpTransportConfig,
+  ToolOverrideConfig,
+  TransportConfig,
+} from './types.js';

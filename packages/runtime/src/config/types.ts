@@ -1,0 +1,149 @@
+/**
+ * The validated shape of mcprt's `config.toml` (a superset of Codex's `[mcp_servers]`).
+ * Parsing and validation live in `load.ts`; everything else in the runtime consumes these types.
+ */
+
+import type { RegistrationScope } from '../scope.js';
+
+/** Where a diagnostic points: file, 1-based line and column, and the dotted key path. */
+export interface ConfigLocation {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  /** Dotted TOML key path, e.g. `mcp_servers.docs.url`. Empty for file-level problems. */
+  readonly keyPath: string;
+}
+
+export interface ConfigDiagnostic {
+  readonly severity: 'error' | 'warning';
+  readonly location: ConfigLocation;
+  /** The problem alone, e.g. ``url is not supported for stdio``. */
+  readonly problem: string;
+  /** `file:line:column: keyPath: problem` — what a person reads. */
+  readonly message: string;
+}
+
+export type EnvVarSource = 'local' | 'remote';
+
+export interface EnvVarRef {
+  readonly name: string;
+  /** Omitted in config means `local` for local servers and "forwarded" for remote ones. */
+  readonly source: EnvVarSource | null;
+}
+
+export interface StdioTransportConfig {
+  readonly type: 'stdio';
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  readonly envVars: readonly EnvVarRef[];
+  /** As written; may be relative (resolved or rejected per environment at launch). */
+  readonly cwd: string | null;
+}
+
+export interface StreamableHttpTransportConfig {
+  readonly type: 'streamable_http';
+  readonly url: string;
+  readonly bearerTokenEnvVar: string | null;
+  readonly httpHeaders: Readonly<Record<string, string>>;
+  /** header name -> environment variable name, read at connect time. */
+  readonly envHttpHeaders: Readonly<Record<string, string>>;
+}
+
+export type TransportConfig = StdioTransportConfig | StreamableHttpTransportConfig;
+
+export interface OAuthClientConfig {
+  readonly clientId: string | null;
+  readonly callbackUrl: string | null;
+  readonly callbackPort: number | null;
+}
+
+export interface ToolOverrideConfig {
+  readonly approvalMode: 'auto' | 'prompt' | 'writes' | 'approve' | null;
+  readonly outputTokenLimit: number | null;
+}
+
+/** One validated `[mcp_servers.<name>]` or `[environments.<id>.mcp_servers.<name>]` table. */
+export interface ServerConfig {
+  readonly scope: RegistrationScope;
+  readonly transport: TransportConfig;
+  /**
+   * Execution environment: where the server runs. For environment-contributed registrations this
+   * is the contributing environment; for thread-wide ones it is `environment_id` (default `local`).
+   */
+  readonly executionEnvironmentId: string;
+  readonly enabled: boolean;
+  readonly required: boolean;
+  readonly startupTimeoutMs: number;
+  readonly toolTimeoutMs: number;
+  readonly enabledTools: readonly string[] | null;
+  readonly disabledTools: readonly string[] | null;
+  readonly scopes: readonly string[] | null;
+  readonly oauth: OAuthClientConfig | null;
+  readonly oauthResource: string | null;
+  readonly supportsParallelToolCalls: boolean;
+  readonly defaultToolsApprovalMode: 'auto' | 'prompt' | 'writes' | 'approve';
+  readonly tools: Readonly<Record<string, ToolOverrideConfig>>;
+  /** Where the table starts, for messages. */
+  readonly location: ConfigLocation;
+}
+
+/** A server table that failed validation: it fails alone, with its diagnostics. */
+export interface InvalidServerConfig {
+  readonly scope: RegistrationScope;
+  readonly location: ConfigLocation;
+  readonly diagnostics: readonly ConfigDiagnostic[];
+  /** One-line summary for status: the first error's message. */
+  readonly error: string;
+  readonly enabled: boolean;
+  readonly required: boolean;
+}
+
+export interface ExecEnvironmentConfig {
+  readonly id: string;
+  readonly type: 'exec';
+  /** Command prefix, e.g. `docker` with args `["exec", "-i", "ctr"]`. */
+  readonly program: string;
+  readonly args: readonly string[];
+  /** Default absolute working directory for stdio servers in this environment. */
+  readonly cwd: string | null;
+  /** `direct`: HTTP servers in this environment are reached from this machine. */
+  readonly http: 'direct' | 'unsupported';
+  readonly location: ConfigLocation;
+}
+
+export interface SshEnvironmentConfig {
+  readonly id: string;
+  readonly type: 'ssh';
+  readonly host: string;
+  readonly user: string | null;
+  readonly port: number | null;
+  readonly identityFile: string | null;
+  readonly sshOptions: readonly string[];
+  readonly cwd: string | null;
+  readonly location: ConfigLocation;
+}
+
+export type EnvironmentConfig = ExecEnvironmentConfig | SshEnvironmentConfig;
+
+export type OAuthCredentialsStoreMode = 'auto' | 'keyring' | 'file';
+
+export interface McprtConfig {
+  /** Absolute path of the file read (may not exist: then everything is empty). */
+  readonly file: string;
+  /** Environments in file order (`local` is implicit and never listed). */
+  readonly environments: readonly EnvironmentConfig[];
+  /** Valid registrations in file order: thread-wide first, then per environment. */
+  readonly servers: readonly ServerConfig[];
+  /** Registrations whose table failed validation; each fails alone at startup. */
+  readonly invalidServers: readonly InvalidServerConfig[];
+  /** Environment tables that failed validation (their servers fail with the reason). */
+  readonly invalidEnvironments: readonly { id: string; error: string; location: ConfigLocation }[];
+  readonly warnings: readonly ConfigDiagnostic[];
+  readonly mcpOAuthCredentialsStore: OAuthCredentialsStoreMode;
+  readonly mcpOAuthCallbackPort: number | null;
+  readonly mcpOAuthCallbackUrl: string | null;
+}
+
+export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
+export const DEFAULT_TOOL_TIMEOUT_MS = 300_000;

@@ -1,0 +1,223 @@
+/**
+ * One live MCP connection for one registration scope: builds the transport from a launch plan,
+ * runs `initialize` and the first listings under the startup timeout, keeps the server's tools,
+ * resources and templates current on `list_changed`, and forwards tool calls and resource reads
+ * with the configured tool timeout. Failures become typed `StartupFailure`s with Codex's texts;
+ * the manager turns them into status.
+ */
+
+import type {
+  CallToolResult,
+  Implementation,
+  Progress,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplateType as ResourceTemplate,
+  ServerCapabilities,
+  Tool,
+  Transport,
+} from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+
+import type { ServerConfig } from '../config/types.js';
+import type { ExecutionEnvironment } from '../environments/types.js';
+import type { LaunchPlan } from '../launch/plan.js';
+import { StdioProcessTransport } from '../launch/stdioTransport.js';
+import { describeStartupFailure, StartupFailure } from './startupErrors.js';
+
+/** Node timers fire at once beyond 2^31-1 ms (~24.8 days): clamp configured timeouts. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+const clampMs = (ms: number) => Math.min(ms, MAX_TIMER_MS);
+
+export const CLIENT_INFO: Implementation = { name: 'mcprt', title: 'mcprt', version: '0.1.0' };
+
+export interface ConnectionListener {
+  /** Tools, resources or templates changed after startup (server sent `list_changed`). */
+  onInventoryChanged(): void;
+  /** The transport closed unexpectedly after startup. */
+  onClosed(reason: string): void;
+}
+
+export interface CallOptions {
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
+  readonly meta?: Record<string, unknown>;
+  readonly onProgress?: (progress: Progress) => void;
+}
+
+export class ServerConnection {
+  private readonly client: Client;
+  private transport: Transport | undefined;
+  private closing = false;
+  private readyFlag = false;
+  tools: Tool[] = [];
+  resources: Resource[] = [];
+  resourceTemplates: ResourceTemplate[] = [];
+
+  constructor(
+    readonly config: ServerConfig,
+    private readonly environment: ExecutionEnvironment,
+    private readonly plan: LaunchPlan,
+    private readonly listener: ConnectionListener,
+  ) {
+    this.client = new Client(CLIENT_INFO, { capabilities: {} });
+  }
+
+  get serverInfo(): Implementation | undefined {
+    return this.client.getServerVersion();
+  }
+
+  get capabilities(): ServerCapabilities | undefined {
+    return this.client.getServerCapabilities();
+  }
+
+  get instructions(): string | undefined {
+    return this.client.getInstructions();
+  }
+
+  /** Last stderr lines of a stdio server (empty for HTTP). */
+  stderrTail(): string[] {
+    return this.transport instanceof StdioProcessTransport ? this.transport.stderr.snapshot() : [];
+  }
+
+  get pid(): number | undefined {
+    return this.transport instanceof StdioProcessTransport ? this.transport.pid : undefined;
+  }
+
+  /**
+   * Connect, initialize and take the first inventory. Each phase is bounded by the startup
+   * timeout (as in Codex). Throws `StartupFailure` with a message for people.
+   */
+  async start(signal: AbortSignal): Promise<void> {
+    const timeoutMs = clampMs(this.config.startupTimeoutMs);
+    try {
+      this.transport = this.buildTransport();
+      const abort = () => void this.close();
+      signal.addEventListener('abort', abort, { once: true });
+      try {
+        await this.client.connect(this.transport, { timeout: timeoutMs, signal });
+        this.installHandlers();
+        await this.refreshInventory({ timeoutMs, signal });
+      } finally {
+        signal.removeEventListener('abort', abort);
+      }
+      if (signal.aborted) throw new StartupFailure('cancelled', 'MCP startup cancelled');
+      this.readyFlag = true;
+    } catch (error) {
+      // A pipe error (EPIPE, closed stream) usually means the process is exiting: give it a
+      // moment so the failure can name the exit status and stderr instead of the pipe.
+      const code = (error as { code?: unknown } | null)?.code;
+      if (
+        !signal.aborted &&
+        code !== 'REQUEST_TIMEOUT' &&
+        this.transport instanceof StdioProcessTransport
+      ) {
+        await this.transport.waitForExit(1000);
+      }
+      const failure = signal.aborted
+        ? new StartupFailure('cancelled', 'MCP startup cancelled')
+        : describeStartupFailure(this.config, error, this.transport);
+      await this.close();
+      throw failure;
+    }
+  }
+
+  async callTool(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    options: CallOptions,
+  ): Promise<CallToolResult> {
+    const params: {
+      name: string;
+      arguments?: Record<string, unknown>;
+      _meta?: Record<string, unknown>;
+    } = { name };
+    if (args !== undefined) params.arguments = args;
+    if (options.meta !== undefined) params._meta = options.meta;
+    return (await this.client.callTool(params as Parameters<Client['callTool']>[0], {
+      timeout: clampMs(options.timeoutMs),
+      maxTotalTimeout: clampMs(options.timeoutMs),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onProgress
+        ? { onprogress: options.onProgress, resetTimeoutOnProgress: false }
+        : {}),
+    })) as CallToolResult;
+  }
+
+  async readResource(
+    uri: string,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<ReadResourceResult> {
+    return this.client.readResource(
+      { uri },
+      { timeout: clampMs(timeoutMs), cacheMode: 'bypass', ...(signal ? { signal } : {}) },
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    try {
+      await this.client.close();
+    } catch {
+      // closing is best-effort; the transport's own close kills the process group
+    }
+    await this.transport?.close().catch(() => undefined);
+  }
+
+  private buildTransport(): Transport {
+    if (this.plan.kind === 'stdio')
+      return new StdioProcessTransport(this.environment, this.plan.spec);
+    return new StreamableHTTPClientTransport(new URL(this.plan.url), {
+      requestInit: { headers: this.plan.headers },
+    });
+  }
+
+  private installHandlers(): void {
+    const refresh = () => {
+      void this.refreshInventory({ timeoutMs: clampMs(this.config.toolTimeoutMs) }).then(
+        () => this.listener.onInventoryChanged(),
+        () => undefined,
+      );
+    };
+    this.client.setNotificationHandler('notifications/tools/list_changed', refresh);
+    this.client.setNotificationHandler('notifications/resources/list_changed', refresh);
+    const previousOnClose = this.client.onclose;
+    this.client.onclose = () => {
+      previousOnClose?.();
+      if (!this.closing && this.readyFlag) this.listener.onClosed(this.closeReason());
+    };
+  }
+
+  private closeReason(): string {
+    const t = this.transport;
+    if (t instanceof StdioProcessTransport && t.exit) {
+      const { code, signal } = t.exit;
+      return signal
+        ? `server process was killed by ${signal}`
+        : `server process exited with code ${code}`;
+    }
+    return 'connection closed';
+  }
+
+  private async refreshInventory(opts: { timeoutMs: number; signal?: AbortSignal }): Promise<void> {
+    const caps = this.client.getServerCapabilities() ?? {};
+    const request = {
+      timeout: opts.timeoutMs,
+      cacheMode: 'bypass' as const,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    };
+    this.tools = caps.tools ? (await this.client.listTools(undefined, request)).tools : [];
+    if (caps.resources) {
+      // Resources are optional extras: a server whose listing fails still serves its tools.
+      const [resources, templates] = await Promise.allSettled([
+        this.client.listResources(undefined, request),
+        this.client.listResourceTemplates(undefined, request),
+      ]);
+      this.resources = resources.status === 'fulfilled' ? resources.value.resources : [];
+      this.resourceTemplates =
+        templates.status === 'fulfilled' ? templates.value.resourceTemplates : [];
+    }
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * Startup failure texts. Codex's forms are kept exactly (timed out / not logged in / failed to
+ * start); the `{error}` part is made specific for stdio servers: a missing command, a process
+ * that exited during initialize (with its exit status and stderr tail).
+ */
+
+import type { Transport } from '@modelcontextprotocol/client';
+
+import type { ServerConfig } from '../config/types.js';
+import { StdioProcessTransport } from '../launch/stdioTransport.js';
+import { scopeLabel } from '../scope.js';
+
+export type StartupFailureKind =
+  'timeout' | 'authentication' | 'cancelled' | 'command_not_found' | 'exited' | 'config' | 'error';
+
+export class StartupFailure extends Error {
+  constructor(
+    readonly kind: StartupFailureKind,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'StartupFailure';
+  }
+}
+
+/** `[mcp_servers.x]` or `[environments.e.mcp_servers.x]`: where the user fixes it. */
+export function configTableHeader(config: ServerConfig): string {
+  const { environmentId, name } = config.scope;
+  return environmentId === null
+    ? `[mcp_servers.${name}]`
+    : `[environments.${environmentId}.mcp_servers.${name}]`;
+}
+
+export function failedToStart(
+  config: ServerConfig,
+  detail: string,
+  kind: StartupFailureKind = 'error',
+  cause?: unknown,
+): StartupFailure {
+  return new StartupFailure(
+    kind,
+    `MCP client for \`${scopeLabel(config.scope)}\` failed to start: ${detail}`,
+    cause === undefined ? undefined : { cause },
+  );
+}
+
+export function describeStartupFailure(
+  config: ServerConfig,
+  error: unknown,
+  transport: Transport | undefined,
+): StartupFailure {
+  if (error instanceof StartupFailure) return error;
+  const label = scopeLabel(config.scope);
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown } | null)?.code;
+  const httpStatus = (error as { data?: { status?: unknown } } | null)?.data?.status;
+
+  if (transport instanceof StdioProcessTransport) {
+    const spawnError = transport.startError as NodeJS.ErrnoException | undefined;
+    const command = config.transport.type === 'stdio' ? config.transport.command : '';
+    if (spawnError?.code === 'ENOENT') {
+      return failedToStart(
+        config,
+        `command not found: \`${command}\` (${spawnError.message})`,
+        'command_not_found',
+        error,
+      );
+    }
+    if (spawnError) return failedToStart(config, spawnError.message, 'error', error);
+    const exit = transport.exit;
+    if (exit) {
+      const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+      const tail = transport.stderr
+        .snapshot()
+        .filter((l) => l.trim() !== '')
+        .slice(-5);
+      const stderr = tail.length > 0 ? `; stderr: ${tail.join(' | ')}` : '';
+      const kind = exit.code === 127 ? 'command_not_found' : 'exited';
+      return failedToStart(config, `server process ${how} during initialize${stderr}`, kind, error);
+    }
+  }
+  if (code === 'REQUEST_TIMEOUT' || /request timed out|timed out handshaking/i.test(message)) {
+    const seconds = config.startupTimeoutMs / 1000;
+    return new StartupFailure(
+      'timeout',
+      `MCP client for \`${label}\` timed out after ${seconds} seconds. Add or adjust \`startup_timeout_sec\` in your config.toml:\n${configTableHeader(config)}\nstartup_timeout_sec = XX`,
+      { cause: error },
+    );
+  }
+  if (
+    code === 'CLIENT_HTTP_AUTHENTICATION' ||
+    httpStatus === 401 ||
+    /auth required/i.test(message)
+  ) {
+    const login =
+      config.scope.environmentId === null
+        ? label
+        : `${config.scope.name} --environment ${config.scope.environmentId}`;
+    return new StartupFailure(
+      'authentication',
+      `The ${label} MCP server is not logged in. Run \`mcprt mcp login ${login}\`.`,
+      { cause: error },
+    );
+  }
+  return failedToStart(config, message, 'error', error);
+}

@@ -1,0 +1,146 @@
+/**
+ * Typed errors of the runtime. Every error carries a stable string `code` and, where it wraps
+ * another failure, a `cause`. The app-server maps codes to wire errors; nothing outside this
+ * module decides what a failure is called.
+ */
+
+import type { ConfigDiagnostic } from './config/types.js';
+
+export type McprtErrorCode =
+  | 'config_parse'
+  | 'config_invalid'
+  | 'config_write'
+  | 'unknown_environment'
+  | 'environment_not_selected'
+  | 'unknown_server'
+  | 'server_unavailable'
+  | 'tool_disabled'
+  | 'required_servers_failed'
+  | 'session_closed'
+  | 'request_failed'
+  | 'environment_unsupported';
+
+/** Base class: `code` is the machine-readable kind; `message` is meant for people. */
+export class McprtError extends Error {
+  readonly code: McprtErrorCode;
+  constructor(code: McprtErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.name = new.target.name;
+  }
+}
+
+/** `environmentId` selector names no configured environment (wire: -32600). */
+export class UnknownEnvironmentError extends McprtError {
+  readonly environmentId: string;
+  constructor(environmentId: string) {
+    super('unknown_environment', `unknown environment id \`${environmentId}\``);
+    this.environmentId = environmentId;
+  }
+}
+
+/** The environment exists but the session (thread) did not select it (wire: -32600). */
+export class EnvironmentNotSelectedError extends McprtError {
+  readonly environmentId: string;
+  readonly threadId: string;
+  constructor(environmentId: string, threadId: string) {
+    super(
+      'environment_not_selected',
+      `environment \`${environmentId}\` is not selected by thread ${threadId}`,
+    );
+    this.environmentId = environmentId;
+    this.threadId = threadId;
+  }
+}
+
+/** No registration matches the name (and environment, when given) (wire: -32603). */
+export class UnknownServerError extends McprtError {
+  readonly serverName: string;
+  readonly environmentId: string | null;
+  constructor(serverName: string, environmentId: string | null) {
+    super(
+      'unknown_server',
+      environmentId === null
+        ? `unknown MCP server '${serverName}'`
+        : `unknown MCP server '${serverName} (environment ${environmentId})'`,
+    );
+    this.serverName = serverName;
+    this.environmentId = environmentId;
+  }
+}
+
+/** A `required = true` server failed to start; the message aggregates every failure (Codex's). */
+export class RequiredServersError extends McprtError {
+  readonly failures: readonly { label: string; error: string }[];
+  constructor(failures: readonly { label: string; error: string }[]) {
+    super(
+      'required_servers_failed',
+      `required MCP servers failed to initialize: ${failures.map((f) => `${f.label}: ${f.error}`).join('; ')}`,
+    );
+    this.failures = failures;
+  }
+}
+
+/** The registration exists but has no live connection (failed, disabled, cancelled). */
+export class ServerUnavailableError extends McprtError {
+  constructor(label: string, reason: string) {
+    super('server_unavailable', `MCP server \`${label}\` is not available: ${reason}`);
+  }
+}
+
+/** The tool is filtered out by `enabled_tools`/`disabled_tools` (Codex's text). */
+export class ToolDisabledError extends McprtError {
+  constructor(tool: string, serverLabel: string) {
+    super('tool_disabled', `tool '${tool}' is disabled for MCP server '${serverLabel}'`);
+  }
+}
+
+/** A request to a live server failed (timeout, protocol error, connection lost). */
+export class RequestFailedError extends McprtError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('request_failed', message, options);
+  }
+}
+
+export class SessionClosedError extends McprtError {
+  constructor(threadId: string) {
+    super('session_closed', `session ${threadId} is closed`);
+  }
+}
+
+/** `config.toml` is not valid TOML, or cannot be read. `line`/`column` are 1-based when known. */
+export class ConfigParseError extends McprtError {
+  readonly file: string;
+  readonly line: number | null;
+  readonly column: number | null;
+  constructor(
+    file: string,
+    line: number | null,
+    column: number | null,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super('config_parse', message, options);
+    this.file = file;
+    this.line = line;
+    this.column = column;
+  }
+}
+
+/** Strict loading found problems; `message` lists every diagnostic message, one per line. */
+export class ConfigInvalidError extends McprtError {
+  readonly diagnostics: readonly ConfigDiagnostic[];
+  constructor(diagnostics: readonly ConfigDiagnostic[]) {
+    super('config_invalid', diagnostics.map((d) => d.message).join('\n'));
+    this.diagnostics = diagnostics;
+  }
+}
+
+/** An edit of `config.toml` was refused or failed; the file is left unchanged. */
+export class ConfigWriteError extends McprtError {
+  readonly file: string;
+  constructor(file: string, message: string, options?: { cause?: unknown }) {
+    super('config_write', message, options);
+    this.file = file;
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * MCP transport over a child process's stdin/stdout, spawned through an execution environment.
+ * Unlike the SDK's own stdio transport it (1) lets the environment decide how to spawn (local,
+ * exec prefix, ssh), (2) puts the child in its own process group and shuts the whole group down
+ * (SIGTERM, then SIGKILL after a grace period), and (3) keeps a bounded stderr tail and the exit
+ * status for status and error messages.
+ */
+
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/client';
+
+import type { ExecutionEnvironment, StdioLaunchSpec } from '../environments/types.js';
+import { StderrTail } from './stderrTail.js';
+
+export interface ProcessExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+export const KILL_GRACE_MS = 2000;
+export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+export class StdioProcessTransport implements Transport {
+  onclose?: (() => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+  onmessage?: (<T extends JSONRPCMessage>(message: T) => void) | undefined;
+
+  readonly stderr = new StderrTail();
+  private child: ChildProcessWithoutNullStreams | undefined;
+  private readonly readBuffer: ReadBuffer;
+  private exitInfo: ProcessExit | undefined;
+  private spawnError: Error | undefined;
+  private exited: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  constructor(
+    private readonly environment: ExecutionEnvironment,
+    private readonly spec: StdioLaunchSpec,
+    maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES,
+  ) {
+    this.readBuffer = new ReadBuffer({ maxBufferSize: maxMessageBytes });
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** How the process ended, once it has. */
+  get exit(): ProcessExit | undefined {
+    return this.exitInfo;
+  }
+
+  /** Resolves when the process has exited, or after `ms` if it is still running. */
+  async waitForExit(ms: number): Promise<void> {
+    if (this.exitInfo !== undefined || this.spawnError !== undefined || !this.child) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.exited, new Promise((r) => (timer = setTimeout(r, ms)))]);
+    clearTimeout(timer);
+  }
+
+  /** The spawn failure (e.g. ENOENT), if the process never started. */
+  get startError(): Error | undefined {
+    return this.spawnError;
+  }
+
+  async start(): Promise<void> {
+    if (this.child) throw new Error('StdioProcessTransport already started');
+    const child = this.environment.spawn(this.spec);
+    this.child = child;
+    this.exited = new Promise((resolve) => {
+      child.once('exit', (code, signal) => {
+        this.exitInfo = { code, signal };
+        resolve();
+        // Output still in the pipe arrives before 'close'; a grandchild holding the pipe open
+        // must not keep the connection alive, so finish shortly after exit regardless.
+        setTimeout(() => this.finish(), 200).unref();
+      });
+    });
+    child.once('close', () => this.finish());
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', resolve);
+      child.once('error', (error) => {
+        this.spawnError = error;
+        reject(error);
+        this.onerror?.(error);
+        this.finish();
+      });
+    });
+    child.on('error', (error) => this.onerror?.(error));
+    child.stdin.on('error', (error) => this.onerror?.(error));
+    child.stdout.on('data', (chunk: Buffer) => this.onData(chunk));
+    child.stderr.on('data', (chunk: Buffer) => this.stderr.push(chunk));
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    const child = this.child;
+    if (!child || this.closed || !child.stdin.writable) throw new Error('Not connected');
+    const line = serializeMessage(message);
+    await new Promise<void>((resolve, reject) => {
+      if (child.stdin.write(line)) resolve();
+      else child.stdin.once('drain', resolve).once('error', reject);
+    });
+  }
+
+  async close(): Promise<void> {
+    const child = this.child;
+    if (child && this.exitInfo === undefined && this.spawnError === undefined) {
+      child.stdin.end();
+      signalGroup(child, 'SIGTERM');
+      const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), KILL_GRACE_MS);
+      timer.unref();
+      await this.exited;
+      clearTimeout(timer);
+    }
+    this.finish();
+  }
+
+  private onData(chunk: Buffer): void {
+    try {
+      this.readBuffer.append(chunk);
+      for (;;) {
+        const message = this.readBuffer.readMessage();
+        if (message === null) break;
+        this.onmessage?.(message);
+      }
+    } catch (error) {
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      if (this.child) signalGroup(this.child, 'SIGKILL');
+    }
+  }
+
+  private finish(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.readBuffer.clear();
+    this.onclose?.();
+  }
+}
+
+/** Signal the child's whole process group; fall back to the child alone. */
+function signalGroup(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    try {
+      child.kill(signal);
+    } catch {
+      // already gone
+    }
+  }
+}

@@ -1,0 +1,220 @@
+/**
+ * One registration inside a session: its config (or the config error that makes it fail alone),
+ * its connection identity, its live connection and its status. Owns the startup sequence of a
+ * single server — resolve environment, plan launch, connect — and reports transitions to the
+ * session. A failure here never throws past this class: it becomes status.
+ */
+
+import type { InvalidServerConfig, ServerConfig } from '../config/types.js';
+import { ServerConnection } from '../connection/connection.js';
+import { failedToStart, StartupFailure } from '../connection/startupErrors.js';
+import type { EnvironmentRegistry } from '../environments/registry.js';
+import type { LaunchPlan } from '../launch/plan.js';
+import { LaunchPlanError, planLaunch } from '../launch/plan.js';
+import type { RegistrationScope } from '../scope.js';
+import { scopeLabel } from '../scope.js';
+import type { ConnectionStatus, FailureKind, StartupStatus } from './status.js';
+
+export type RegistrationSource =
+  | { readonly kind: 'valid'; readonly config: ServerConfig }
+  | { readonly kind: 'invalid'; readonly config: InvalidServerConfig };
+
+export interface RegistrationHooks {
+  onStartup(reg: Registration): void;
+  onInventoryChanged(reg: Registration): void;
+}
+
+export interface RegistrationContext {
+  readonly environments: EnvironmentRegistry;
+  readonly processEnv: NodeJS.ProcessEnv;
+  /** The session's cwd for an execution environment (null when it has none). */
+  readonly cwdFor: (environmentId: string) => string | null;
+}
+
+/** Resolve where a server runs and how it is launched; any problem is a startup failure. */
+function resolvePlan(
+  source: RegistrationSource,
+  ctx: RegistrationContext,
+): { plan: LaunchPlan } | { failure: StartupFailure } {
+  if (source.kind === 'invalid') {
+    return { failure: new StartupFailure('config', source.config.error) };
+  }
+  const config = source.config;
+  const envId = config.executionEnvironmentId;
+  const environment = ctx.environments.get(envId);
+  if (!environment) {
+    if (envId === 'local') {
+      return {
+        failure: failedToStart(
+          config,
+          `local stdio MCP server \`${config.scope.name}\` requires a local environment`,
+          'config',
+        ),
+      };
+    }
+    return {
+      failure: failedToStart(
+        config,
+        `MCP server \`${config.scope.name}\` references unknown environment id \`${envId}\``,
+        'config',
+      ),
+    };
+  }
+  try {
+    return {
+      plan: planLaunch(config, environment, {
+        environmentCwd: ctx.cwdFor(envId),
+        processEnv: ctx.processEnv,
+      }),
+    };
+  } catch (error) {
+    if (error instanceof LaunchPlanError)
+      return { failure: failedToStart(config, error.message, 'config') };
+    const message = error instanceof Error ? error.message : String(error);
+    return { failure: failedToStart(config, message, 'error', error) };
+  }
+}
+
+export class Registration {
+  readonly scope: RegistrationScope;
+  readonly label: string;
+  startupStatus: StartupStatus | null = null;
+  connectionStatus: ConnectionStatus = 'notStarted';
+  error: string | null = null;
+  failureKind: FailureKind | null = null;
+  connection: ServerConnection | null = null;
+  /** What forces a restart on reload when it changes (transport, env values, cwd, …). */
+  readonly identity: string;
+  private readonly planned: { plan: LaunchPlan } | { failure: StartupFailure };
+  private readonly abort = new AbortController();
+  private started: Promise<void> | null = null;
+  private lastStderr: string[] = [];
+
+  constructor(
+    public source: RegistrationSource,
+    private readonly ctx: RegistrationContext,
+    private readonly hooks: RegistrationHooks,
+  ) {
+    this.scope = source.config.scope;
+    this.label = scopeLabel(this.scope);
+    this.planned = resolvePlan(source, ctx);
+    this.identity = JSON.stringify(
+      'plan' in this.planned
+        ? {
+            plan: this.planned.plan,
+            env: source.kind === 'valid' ? source.config.executionEnvironmentId : null,
+          }
+        : { failure: this.planned.failure.message },
+    );
+    if (!this.enabled) this.connectionStatus = 'disabled';
+  }
+
+  get enabled(): boolean {
+    return this.source.config.enabled;
+  }
+
+  get required(): boolean {
+    return this.source.config.required;
+  }
+
+  get config(): ServerConfig | null {
+    return this.source.kind === 'valid' ? this.source.config : null;
+  }
+
+  stderrTail(): string[] {
+    return this.connection?.stderrTail() ?? this.lastStderr;
+  }
+
+  /** Start once; later calls return the same promise. Never rejects. */
+  start(): Promise<void> {
+    this.started ??= this.run();
+    return this.started;
+  }
+
+  /** Resolves when startup has settled (ready, failed or cancelled). */
+  settled(): Promise<void> {
+    return this.started ?? Promise.resolve();
+  }
+
+  /** Stop: cancel a pending startup, close the connection. Status becomes `cancelled` if starting. */
+  async stop(reason?: { status: StartupStatus; error: string; kind: FailureKind }): Promise<void> {
+    this.abort.abort();
+    const connection = this.connection;
+    this.connection = null;
+    await connection?.close();
+    await this.started?.catch(() => undefined);
+    if (reason)
+      this.transition(
+        reason.status,
+        reason.status === 'failed' ? 'failed' : 'cancelled',
+        reason.error,
+        reason.kind,
+      );
+  }
+
+  private async run(): Promise<void> {
+    if (!this.enabled) return;
+    this.transition('starting', 'starting', null, null);
+    if ('failure' in this.planned) {
+      this.fail(this.planned.failure);
+      return;
+    }
+    const config = this.config!;
+    const environment = this.ctx.environments.get(config.executionEnvironmentId)!;
+    const connection = new ServerConnection(config, environment, this.planned.plan, {
+      onInventoryChanged: () => this.hooks.onInventoryChanged(this),
+      onClosed: (reason) => this.onCrash(connection, reason),
+    });
+    this.connection = connection;
+    try {
+      await connection.start(this.abort.signal);
+      if (this.abort.signal.aborted) throw new StartupFailure('cancelled', 'MCP startup cancelled');
+      this.transition('ready', 'connected', null, null);
+    } catch (error) {
+      this.lastStderr = connection.stderrTail();
+      this.connection = null;
+      await connection.close();
+      this.fail(
+        error instanceof StartupFailure
+          ? error
+          : failedToStart(config, String(error), 'error', error),
+      );
+    }
+  }
+
+  private fail(failure: StartupFailure): void {
+    if (failure.kind === 'cancelled') {
+      this.transition('cancelled', 'cancelled', failure.message, 'cancelled');
+    } else {
+      const conn: ConnectionStatus =
+        failure.kind === 'authentication' ? 'authenticationRequired' : 'failed';
+      this.transition('failed', conn, failure.message, failure.kind);
+    }
+  }
+
+  private onCrash(connection: ServerConnection, reason: string): void {
+    if (this.connection !== connection) return;
+    this.lastStderr = connection.stderrTail();
+    this.connection = null;
+    void connection.close();
+    this.transition(
+      'failed',
+      'failed',
+      `MCP server \`${this.label}\` stopped: ${reason}`,
+      'crashed',
+    );
+  }
+
+  private transition(
+    startup: StartupStatus,
+    connection: ConnectionStatus,
+    error: string | null,
+    kind: FailureKind | null,
+  ): void {
+    this.startupStatus = startup;
+    this.connectionStatus = connection;
+    this.error = error;
+    this.failureKind = kind;
+    this.hooks.onStartup(this);
+  }
+}

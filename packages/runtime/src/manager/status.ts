@@ -1,0 +1,88 @@
+/**
+ * Status vocabulary and the per-scope status records a session reports. Mirrors Codex's
+ * startup states (`starting|ready|failed|cancelled`) and runtime connection states, keyed by
+ * registration scope and carrying `environmentId` everywhere.
+ */
+
+import type { StartupFailureKind } from '../connection/startupErrors.js';
+import type { RegistrationScope } from '../scope.js';
+
+export type StartupStatus = 'starting' | 'ready' | 'failed' | 'cancelled';
+
+export type ConnectionStatus =
+  | 'notStarted'
+  | 'starting'
+  | 'connected'
+  | 'authenticationRequired'
+  | 'failed'
+  | 'cancelled'
+  | 'disabled';
+
+export type FailureKind = StartupFailureKind | 'crashed' | 'removed';
+
+export interface StatusTool {
+  readonly name: string;
+  readonly modelName: string;
+  readonly title?: string | undefined;
+  readonly description?: string | undefined;
+  readonly inputSchema?: unknown;
+}
+
+export interface StatusResource {
+  readonly uri: string;
+  readonly name: string;
+  readonly title?: string | undefined;
+  readonly mimeType?: string | undefined;
+}
+
+export interface StatusResourceTemplate {
+  readonly uriTemplate: string;
+  readonly name: string;
+  readonly title?: string | undefined;
+}
+
+export interface ServerStatus {
+  readonly scope: RegistrationScope;
+  readonly name: string;
+  /** Registration scope's environment: null for thread-wide registrations. */
+  readonly environmentId: string | null;
+  /** Where the server runs (`local` or an environment id). */
+  readonly executionEnvironmentId: string;
+  readonly transport: 'stdio' | 'streamable_http' | null;
+  readonly enabled: boolean;
+  readonly required: boolean;
+  /** Null for disabled registrations (they never start). */
+  readonly startupStatus: StartupStatus | null;
+  readonly connectionStatus: ConnectionStatus;
+  readonly error: string | null;
+  readonly failureKind: FailureKind | null;
+  /** Last stderr lines of a stdio server. */
+  readonly stderrTail: readonly string[];
+  readonly serverInfo: {
+    readonly name: string;
+    readonly version: string;
+    readonly title?: string | undefined;
+  } | null;
+  readonly instructions: string | null;
+  readonly tools: readonly StatusTool[];
+  readonly resources: readonly StatusResource[];
+  readonly resourceTemplates: readonly StatusResourceTemplate[];
+  readonly pid: number | null;
+}
+
+/** Emitted on every startup transition (`mcpServer/startupStatus/updated` on the wire). */
+export interface StartupStatusEvent {
+  readonly threadId: string;
+  readonly scope: RegistrationScope;
+  readonly name: string;
+  readonly environmentId: string | null;
+  readonly status: StartupStatus;
+  readonly error: string | null;
+  readonly failureKind: FailureKind | null;
+}
+
+export interface StartupSummary {
+  readonly ready: readonly RegistrationScope[];
+  readonly failed: readonly { scope: RegistrationScope; error: string }[];
+  readonly cancelled: readonly RegistrationScope[];
+}

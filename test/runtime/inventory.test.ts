@@ -1,0 +1,117 @@
+// Inventory per scope against real servers: list_changed refreshes without reload, tool filters
+// apply at listing and call time, resources are listed and readable by scope.
+import { afterEach, describe, expect, it } from 'vitest';
+
+import type { Runtime } from '@mcprt/runtime';
+import { Runtime as RuntimeClass, ToolDisabledError } from '@mcprt/runtime';
+
+import {
+  arr,
+  echoServer,
+  EVERYTHING_SERVER,
+  makeHome,
+  NODE,
+  q,
+  shExecEnvironment,
+  tempDir,
+  text,
+  waitFor,
+} from '../helpers/fixtures.js';
+
+const runtimes: Runtime[] = [];
+function load(toml: string): Runtime {
+  const runtime = RuntimeClass.load({ home: makeHome(toml) });
+  runtimes.push(runtime);
+  return runtime;
+}
+afterEach(async () => {
+  await Promise.all(runtimes.splice(0).map((r) => r.close()));
+});
+
+describe('inventory', () => {
+  it('shows a tool the server adds at runtime (list_changed) without a reload', async () => {
+    const runtime = load(echoServer('mcp_servers.dyn', 'dyn'));
+    const session = runtime.startSession();
+    await session.ready();
+    expect(session.status('dyn').tools.map((t) => t.name)).not.toContain('fresh_tool');
+    const changed = new Promise((resolve) => session.once('inventoryChanged', resolve));
+    await session.callTool({ server: 'dyn', tool: 'add_tool', arguments: { tool: 'fresh_tool' } });
+    await expect(changed).resolves.toEqual({ scope: { environmentId: null, name: 'dyn' } });
+    const tool = session.status('dyn').tools.find((t) => t.name === 'fresh_tool');
+    expect(tool?.modelName).toBe('mcp__dyn__fresh_tool');
+    expect(text(await session.callModelTool('mcp__dyn__fresh_tool'))).toBe('fresh_tool');
+  });
+
+  it('keeps list_changed per scope: the same name in another environment is unaffected', async () => {
+    const runtime = load(
+      echoServer('mcp_servers.shared', 'tw') +
+        shExecEnvironment('box', tempDir()) +
+        echoServer('environments.box.mcp_servers.shared', 'box'),
+    );
+    const session = runtime.startSession();
+    await session.ready();
+    await session.callTool({
+      server: 'shared',
+      environmentId: 'box',
+      tool: 'add_tool',
+      arguments: { tool: 'only_box' },
+    });
+    await waitFor(
+      () => session.status('shared', 'box').tools.some((t) => t.name === 'only_box'),
+      10_000,
+      'only_box',
+    );
+    expect(session.status('shared').tools.map((t) => t.name)).not.toContain('only_box');
+    expect(
+      session.status('shared', 'box').tools.find((t) => t.name === 'only_box')?.modelName,
+    ).toBe('mcp__box__shared__only_box');
+  });
+
+  it('applies enabled_tools / disabled_tools to the listing and refuses filtered tools at call time', async () => {
+    const runtime = load(
+      echoServer(
+        'mcp_servers.f',
+        'f',
+        `enabled_tools = ["echo", "whoami", "env"]\ndisabled_tools = ["env"]`,
+      ),
+    );
+    const session = runtime.startSession();
+    await session.ready();
+    expect(
+      session
+        .status('f')
+        .tools.map((t) => t.name)
+        .sort(),
+    ).toEqual(['echo', 'whoami']);
+    await expect(
+      session.callTool({ server: 'f', tool: 'env', arguments: { key: 'HOME' } }),
+    ).rejects.toThrow(ToolDisabledError);
+    await expect(
+      session.callTool({ server: 'f', tool: 'sleep', arguments: { ms: 1 } }),
+    ).rejects.toThrow("tool 'sleep' is disabled for MCP server 'f'");
+  });
+
+  it('lists and reads resources of the published everything server, and pages its tools', async () => {
+    const runtime = load(
+      `[mcp_servers.everything]\ncommand = ${q(NODE)}\nargs = ${arr([EVERYTHING_SERVER, 'stdio'])}\n`,
+    );
+    const session = runtime.startSession();
+    await session.ready();
+    const status = session.status('everything');
+    expect(status.connectionStatus).toBe('connected');
+    expect(status.tools.map((t) => t.name)).toContain('echo');
+    expect(status.resources.length).toBeGreaterThan(0);
+    const first = status.resources[0]!;
+    const read = await session.readResource({ server: 'everything', uri: first.uri });
+    expect(read.contents[0]?.uri).toBe(first.uri);
+    expect(
+      text(
+        await session.callTool({
+          server: 'everything',
+          tool: 'echo',
+          arguments: { message: 'hey' },
+        }),
+      ),
+    ).toContain('hey');
+  });
+});
