@@ -13,6 +13,7 @@ export const FIXTURES = join(REPO_ROOT, 'test/fixtures/servers');
 export const ECHO_SERVER = join(FIXTURES, 'echo-server.mjs');
 export const SILENT_SERVER = join(FIXTURES, 'silent-server.mjs');
 export const HTTP_SERVER = join(FIXTURES, 'http-server.mjs');
+export const RAW_SERVER = join(FIXTURES, 'raw-server.mjs');
 export const NODE = process.execPath;
 export const EVERYTHING_SERVER = join(
   REPO_ROOT,

@@ -1,15 +1,14 @@
 // Inventory per scope against real servers: list_changed refreshes without reload, tool filters
 // apply at listing and call time, resources are listed and readable by scope.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import type { Runtime } from '@mcprt/runtime';
-import { Runtime as RuntimeClass, ToolDisabledError } from '@mcprt/runtime';
+import { ToolDisabledError } from '@mcprt/runtime';
 
 import {
   arr,
   echoServer,
   EVERYTHING_SERVER,
-  makeHome,
+  RAW_SERVER,
   NODE,
   q,
   shExecEnvironment,
@@ -17,16 +16,9 @@ import {
   text,
   waitFor,
 } from '../helpers/fixtures.js';
+import { useRuntimes } from '../helpers/runtimes.js';
 
-const runtimes: Runtime[] = [];
-function load(toml: string): Runtime {
-  const runtime = RuntimeClass.load({ home: makeHome(toml) });
-  runtimes.push(runtime);
-  return runtime;
-}
-afterEach(async () => {
-  await Promise.all(runtimes.splice(0).map((r) => r.close()));
-});
+const load = useRuntimes();
 
 describe('inventory', () => {
   it('shows a tool the server adds at runtime (list_changed) without a reload', async () => {
@@ -91,7 +83,22 @@ describe('inventory', () => {
     ).rejects.toThrow("tool 'sleep' is disabled for MCP server 'f'");
   });
 
-  it('lists and reads resources of the published everything server, and pages its tools', async () => {
+  it('follows tools/list pagination to the end', async () => {
+    const runtime = load(
+      `[mcp_servers.raw]\ncommand = ${q(NODE)}\nargs = ${arr([RAW_SERVER, '--tools', '25', '--page-size', '4'])}\n`,
+    );
+    const session = runtime.startSession();
+    await session.ready();
+    const names = session.status('raw').tools.map((t) => t.name);
+    expect(names).toHaveLength(25);
+    expect(new Set(names)).toEqual(new Set(Array.from({ length: 25 }, (_, i) => `t${i}`)));
+    expect(JSON.parse(text(await session.callModelTool('mcp__raw__t24', { a: 1 })))).toEqual({
+      name: 't24',
+      arguments: { a: 1 },
+    });
+  });
+
+  it('lists and reads resources of the published everything server', async () => {
     const runtime = load(
       `[mcp_servers.everything]\ncommand = ${q(NODE)}\nargs = ${arr([EVERYTHING_SERVER, 'stdio'])}\n`,
     );

@@ -3,30 +3,19 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-
-import type { Runtime } from '@mcprt/runtime';
-import { Runtime as RuntimeClass } from '@mcprt/runtime';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import {
   echoServer,
   HTTP_SERVER,
-  makeHome,
   NODE,
   shExecEnvironment,
   tempDir,
   text,
 } from '../helpers/fixtures.js';
+import { useRuntimes } from '../helpers/runtimes.js';
 
-const runtimes: Runtime[] = [];
-function load(toml: string, processEnv: NodeJS.ProcessEnv = process.env): Runtime {
-  const runtime = RuntimeClass.load({ home: makeHome(toml), processEnv });
-  runtimes.push(runtime);
-  return runtime;
-}
-afterEach(async () => {
-  await Promise.all(runtimes.splice(0).map((r) => r.close()));
-});
+const load = useRuntimes();
 
 describe('stdio environment', () => {
   it('clears the environment except the allow-list, env_vars and literal env (which wins)', async () => {

@@ -1,26 +1,18 @@
 // Registration scope end to end: same-named servers in several environments are all live, listed
 // and callable; routing follows the brief's table exactly (legacy rule, typed errors, texts).
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import type { Runtime, Session } from '@mcprt/runtime';
+import type { Session } from '@mcprt/runtime';
 import {
   EnvironmentNotSelectedError,
-  Runtime as RuntimeClass,
   UnknownEnvironmentError,
   UnknownServerError,
 } from '@mcprt/runtime';
 
-import { echoServer, makeHome, shExecEnvironment, tempDir, text } from '../helpers/fixtures.js';
+import { echoServer, shExecEnvironment, tempDir, text } from '../helpers/fixtures.js';
+import { useRuntimes } from '../helpers/runtimes.js';
 
-const runtimes: Runtime[] = [];
-function load(toml: string): Runtime {
-  const runtime = RuntimeClass.load({ home: makeHome(toml) });
-  runtimes.push(runtime);
-  return runtime;
-}
-afterEach(async () => {
-  await Promise.all(runtimes.splice(0).map((r) => r.close()));
-});
+const load = useRuntimes();
 
 const whoami = async (session: Session, server: string, environmentId?: string | null) =>
   JSON.parse(

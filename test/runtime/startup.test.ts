@@ -1,30 +1,14 @@
 // Concurrent startup against real stdio processes: bounded by startup_timeout_sec, failures stay
 // per-server, required servers fail the session with Codex's aggregated message.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import type { Runtime, StartupStatusEvent } from '@mcprt/runtime';
-import { RequiredServersError, Runtime as RuntimeClass } from '@mcprt/runtime';
+import type { StartupStatusEvent } from '@mcprt/runtime';
+import { RequiredServersError } from '@mcprt/runtime';
 
-import {
-  echoServer,
-  isAlive,
-  makeHome,
-  NODE,
-  q,
-  SILENT_SERVER,
-  arr,
-  text,
-} from '../helpers/fixtures.js';
+import { echoServer, isAlive, NODE, q, SILENT_SERVER, arr, text } from '../helpers/fixtures.js';
+import { useRuntimes } from '../helpers/runtimes.js';
 
-const runtimes: Runtime[] = [];
-function load(toml: string): Runtime {
-  const runtime = RuntimeClass.load({ home: makeHome(toml), processEnv: process.env });
-  runtimes.push(runtime);
-  return runtime;
-}
-afterEach(async () => {
-  await Promise.all(runtimes.splice(0).map((r) => r.close()));
-});
+const load = useRuntimes();
 
 describe('concurrent startup', () => {
   it('starts 20 servers concurrently; a silent one fails at its own timeout without delaying the others', async () => {
@@ -142,6 +126,31 @@ describe('concurrent startup', () => {
     await expect(
       session.callTool({ server: 'off', tool: 'echo', arguments: { message: 'x' } }),
     ).rejects.toThrow('MCP server `off` is not available: it is disabled in the configuration');
+  });
+
+  it('kills the whole process group, escalating to SIGKILL after 2 s for a server ignoring SIGTERM', async () => {
+    const runtime = load(
+      echoServer('mcp_servers.stubborn', 'stubborn').replace(
+        '"stubborn"]',
+        '"stubborn", "--ignore-sigterm", "--grandchild"]',
+      ),
+    );
+    const session = runtime.startSession();
+    await session.ready();
+    const info = JSON.parse(
+      text(await session.callTool({ server: 'stubborn', tool: 'whoami' })),
+    ) as {
+      pid: number;
+      grandchild: number;
+    };
+    expect(isAlive(info.pid) && isAlive(info.grandchild)).toBe(true);
+    const t0 = Date.now();
+    await session.close();
+    const took = Date.now() - t0;
+    expect(took).toBeGreaterThanOrEqual(1900);
+    expect(took).toBeLessThan(6000);
+    expect(isAlive(info.pid)).toBe(false);
+    expect(isAlive(info.grandchild)).toBe(false);
   });
 
   it('shuts servers down by process group on close', async () => {

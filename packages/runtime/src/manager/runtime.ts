@@ -62,15 +62,14 @@ export class Runtime {
   startSession(options: SessionOptions = {}): Session {
     const session = new Session(
       this.configValue,
-      { environments: () => this.registry, processEnv: this.processEnv },
+      {
+        environments: () => this.registry,
+        processEnv: this.processEnv,
+        onClose: (s) => this.sessions.delete(s),
+      },
       options,
     );
     this.sessions.add(session);
-    const close = session.close.bind(session);
-    session.close = async () => {
-      this.sessions.delete(session);
-      await close();
-    };
     return options.lazy ? session : session.start();
   }
 

@@ -77,6 +77,8 @@ export interface SessionEvents {
 export interface SessionContext {
   readonly environments: () => EnvironmentRegistry;
   readonly processEnv: NodeJS.ProcessEnv;
+  /** Called once when the session closes (the runtime forgets it). */
+  readonly onClose?: (session: Session) => void;
 }
 
 export class Session extends EventEmitter<SessionEvents> {
@@ -269,6 +271,7 @@ export class Session extends EventEmitter<SessionEvents> {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.ctx.onClose?.(this);
     await Promise.all([...this.registrations.values()].map((r) => r.stop()));
   }
 
