@@ -6,6 +6,13 @@ export default defineConfig({
   resolve: {
     alias: {
       '@mcprt/runtime': fileURLToPath(new URL('./packages/runtime/src/index.ts', import.meta.url)),
+      '@mcprt/protocol': fileURLToPath(
+        new URL('./packages/protocol/src/index.ts', import.meta.url),
+      ),
+      '@mcprt/app-server': fileURLToPath(
+        new URL('./packages/app-server/src/index.ts', import.meta.url),
+      ),
+      '@mcprt/sdk': fileURLToPath(new URL('./packages/sdk/src/index.ts', import.meta.url)),
     },
   },
   test: {

@@ -31,8 +31,11 @@ try {
   process.exit(result.status || 1);
 }
 const passed = summary.numPassedTests ?? 0;
-// A suite that fails to load has no failed tests of its own: count it as one failure.
-const failed = Math.max(summary.numFailedTests ?? 0, summary.numFailedTestSuites ?? 0);
+// A test file that fails to load has no failed tests of its own: count it as one failure.
+const brokenFiles = (summary.testResults ?? []).filter(
+  (file) => file.status === 'failed' && (file.assertionResults ?? []).length === 0,
+).length;
+const failed = (summary.numFailedTests ?? 0) + brokenFiles;
 const skipped = (summary.numPendingTests ?? 0) + (summary.numTodoTests ?? 0);
 console.log(`Tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 if (passed + failed === 0) process.exit(1);

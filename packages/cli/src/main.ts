@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { McprtError } from '@mcprt/runtime';
 
 import { extractGlobals, UsageError } from './args.js';
+import { appServerCommand } from './commands/appServer.js';
 import { callCommand } from './commands/call.js';
 import { mcpCommand } from './commands/mcp.js';
 import { statusCommand } from './commands/status.js';
@@ -28,6 +29,8 @@ Commands:
   mcp add <name> [--env K=V]... [--environment <id>] (--url URL [--bearer-token-env-var VAR] | -- CMD ARGS...)
   mcp remove <name> [--environment <id>]
   call <server> <tool> [--environment <id>] [--args JSON] [--timeout-sec N]
+  app-server [--listen stdio|ws://127.0.0.1:PORT] [--ws-token-file F]
+                                   serve the Codex-compatible JSON-RPC app-server
 
 Options:
   --home DIR         mcprt home (default $MCPRT_HOME, else ~/.mcprt); config is DIR/config.toml
@@ -51,6 +54,8 @@ export async function run(argv: readonly string[], io: Io = processIo): Promise<
         return await mcpCommand(args, globals, io);
       case 'call':
         return await callCommand(args, globals, io);
+      case 'app-server':
+        return await appServerCommand(args, globals, io);
       default:
         throw new UsageError(`unknown command '${command}' (see mcprt --help)`);
     }

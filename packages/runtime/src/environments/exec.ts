@@ -28,6 +28,7 @@ export class ExecEnvironment implements ExecutionEnvironment {
   readonly kind = 'exec' as const;
   readonly id: string;
   readonly defaultCwd: string | null;
+  readonly unavailableReason = null;
 
   constructor(
     private readonly config: ExecEnvironmentConfig,

@@ -12,6 +12,7 @@ export class LocalEnvironment implements ExecutionEnvironment {
   readonly id = LOCAL_ENVIRONMENT_ID;
   readonly kind = 'local' as const;
   readonly defaultCwd = null;
+  readonly unavailableReason = null;
 
   spawn(spec: StdioLaunchSpec) {
     return spawn(spec.command, [...spec.args], {

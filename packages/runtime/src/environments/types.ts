@@ -30,6 +30,8 @@ export interface ExecutionEnvironment {
   readonly kind: 'local' | 'exec' | 'ssh';
   /** Default absolute cwd for stdio servers in this environment (config), if any. */
   readonly defaultCwd: string | null;
+  /** Why this environment cannot run anything (invalid config, unsupported kind), or null. */
+  readonly unavailableReason: string | null;
   /**
    * Start a stdio server process. The child has piped stdin/stdout/stderr and leads its own
    * process group, so shutdown can signal everything it started. Spawn failures (e.g. ENOENT)

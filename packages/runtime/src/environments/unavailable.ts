@@ -7,11 +7,15 @@ import type { ExecutionEnvironment, HttpAccess, StdioLaunchSpec } from './types.
 
 export class UnavailableEnvironment implements ExecutionEnvironment {
   readonly defaultCwd = null;
+  readonly unavailableReason: string;
+
   constructor(
     readonly id: string,
     readonly kind: 'exec' | 'ssh',
     readonly reason: string,
-  ) {}
+  ) {
+    this.unavailableReason = reason;
+  }
 
   spawn(_spec: StdioLaunchSpec): never {
     throw new Error(this.reason);

@@ -62,8 +62,8 @@ export class Runtime {
   startSession(options: SessionOptions = {}): Session {
     const session = new Session(
       this.configValue,
+      this.registry,
       {
-        environments: () => this.registry,
         processEnv: this.processEnv,
         onClose: (s) => this.sessions.delete(s),
       },
@@ -73,12 +73,25 @@ export class Runtime {
     return options.lazy ? session : session.start();
   }
 
+  /**
+   * Re-read the config (or take the one given) for sessions started from now on, without
+   * touching open sessions. An identical config keeps the current objects (so callers can tell
+   * whether anything changed by identity). Throws (e.g. `ConfigParseError`) and keeps the current
+   * config when the file cannot be read.
+   */
+  refreshConfig(config?: McprtConfig): McprtConfig {
+    const next = config ?? this.reloadSource?.() ?? this.configValue;
+    if (next !== this.configValue && JSON.stringify(next) !== JSON.stringify(this.configValue)) {
+      this.configValue = next;
+      this.registry = new EnvironmentRegistry(next, this.processEnv);
+    }
+    return next;
+  }
+
   /** Re-read the config (or take the one given) and apply it to every open session. */
   async reload(config?: McprtConfig): Promise<McprtConfig> {
-    const next = config ?? this.reloadSource?.() ?? this.configValue;
-    this.configValue = next;
-    this.registry = new EnvironmentRegistry(next, this.processEnv);
-    await Promise.all([...this.sessions].map((s) => s.applyConfig(next)));
+    const next = this.refreshConfig(config);
+    await Promise.all([...this.sessions].map((s) => s.applyConfig(next, this.registry)));
     return next;
   }
 

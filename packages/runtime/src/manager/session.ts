@@ -75,7 +75,6 @@ export interface SessionEvents {
 }
 
 export interface SessionContext {
-  readonly environments: () => EnvironmentRegistry;
   readonly processEnv: NodeJS.ProcessEnv;
   /** Called once when the session closes (the runtime forgets it). */
   readonly onClose?: (session: Session) => void;
@@ -88,20 +87,23 @@ export class Session extends EventEmitter<SessionEvents> {
   private readonly registrations = new Map<string, Registration>();
   private inventoryCache: ToolInventory | null = null;
   private closed = false;
+  private registry: EnvironmentRegistry;
 
   constructor(
     config: McprtConfig,
+    registry: EnvironmentRegistry,
     private readonly ctx: SessionContext,
     private readonly options: SessionOptions = {},
   ) {
     super();
+    this.registry = registry;
     this.threadId = options.threadId ?? randomUUID();
     this.cwd = options.cwd ?? null;
     this.environments =
       options.environments ??
-      ctx.environments().configuredIds.map((id) => ({
+      registry.configuredIds.map((id) => ({
         environmentId: id,
-        cwd: ctx.environments().get(id)?.defaultCwd ?? this.cwd,
+        cwd: registry.get(id)?.defaultCwd ?? this.cwd,
       }));
     for (const source of this.sourcesFor(config)) this.add(source);
   }
@@ -113,13 +115,17 @@ export class Session extends EventEmitter<SessionEvents> {
   }
 
   /**
-   * Wait until every registration has settled; then enforce `required`. Rejects with
-   * `RequiredServersError` (Codex's aggregated message) when a required server did not start.
+   * Wait until every registration (or, with `requiredOnly`, every required one) has settled;
+   * then enforce `required`. Rejects with `RequiredServersError` (Codex's aggregated message)
+   * when a required server did not start.
    */
-  async ready(): Promise<StartupSummary> {
+  async ready(options: { requiredOnly?: boolean } = {}): Promise<StartupSummary> {
     this.start();
-    await Promise.all([...this.registrations.values()].map((r) => r.settled()));
-    const regs = [...this.registrations.values()].filter((r) => r.enabled);
+    const waitFor = [...this.registrations.values()].filter(
+      (r) => !options.requiredOnly || (r.required && r.enabled),
+    );
+    await Promise.all(waitFor.map((r) => r.settled()));
+    const regs = waitFor.filter((r) => r.enabled);
     const failedRequired = regs
       .filter((r) => r.required && r.startupStatus !== 'ready')
       .sort((a, b) => a.label.localeCompare(b.label))
@@ -162,7 +168,7 @@ export class Session extends EventEmitter<SessionEvents> {
       {
         threadId: this.threadId,
         scopes: this.scopes(),
-        isConfiguredEnvironment: (id) => this.ctx.environments().has(id),
+        isConfiguredEnvironment: (id) => this.registry.has(id),
         selectedEnvironments: this.environments.map((e) => e.environmentId),
       },
       server,
@@ -233,8 +239,9 @@ export class Session extends EventEmitter<SessionEvents> {
    * updated in place), changed ones restart, removed ones stop with a status update, new ones
    * start.
    */
-  async applyConfig(config: McprtConfig): Promise<void> {
+  async applyConfig(config: McprtConfig, registry: EnvironmentRegistry): Promise<void> {
     if (this.closed) throw new SessionClosedError(this.threadId);
+    this.registry = registry;
     const next = new Map(this.sourcesFor(config).map((s) => [scopeKey(s.config.scope), s]));
     const stops: Promise<void>[] = [];
     for (const [key, reg] of this.registrations) {
@@ -329,7 +336,7 @@ export class Session extends EventEmitter<SessionEvents> {
     return new Registration(
       source,
       {
-        environments: this.ctx.environments(),
+        environments: this.registry,
         processEnv: this.ctx.processEnv,
         cwdFor: (envId) =>
           envId === 'local'

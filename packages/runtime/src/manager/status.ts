@@ -26,6 +26,8 @@ export interface StatusTool {
   readonly title?: string | undefined;
   readonly description?: string | undefined;
   readonly inputSchema?: unknown;
+  /** The raw MCP tool definition exactly as the server listed it. */
+  readonly definition: Readonly<Record<string, unknown>>;
 }
 
 export interface StatusResource {
@@ -58,11 +60,19 @@ export interface ServerStatus {
   readonly failureKind: FailureKind | null;
   /** Last stderr lines of a stdio server. */
   readonly stderrTail: readonly string[];
+  /** The server's `initialize` result `serverInfo`, as sent. */
   readonly serverInfo: {
     readonly name: string;
     readonly version: string;
     readonly title?: string | undefined;
+    readonly [key: string]: unknown;
   } | null;
+  /** The server's `initialize` result `capabilities`, as sent. */
+  readonly capabilities: Readonly<Record<string, unknown>> | null;
+  /** Origin (`scheme://host:port`) of a streamable HTTP server's URL; null for stdio. */
+  readonly httpOrigin: string | null;
+  /** How the server authenticates, as far as config shows (OAuth comes with its own work). */
+  readonly authStatus: 'unsupported' | 'bearerToken' | 'notLoggedIn' | 'oAuth' | 'unknown';
   readonly instructions: string | null;
   readonly tools: readonly StatusTool[];
   readonly resources: readonly StatusResource[];

@@ -3,6 +3,7 @@
  * includes secrets: environment values, headers and tokens are not part of status.
  */
 
+import type { ServerConfig } from '../config/types.js';
 import type { InventoryTool } from '../inventory/inventory.js';
 import type { Registration } from './registration.js';
 import type { ServerStatus } from './status.js';
@@ -24,7 +25,10 @@ export function collectStatus(reg: Registration, tools: readonly InventoryTool[]
     error: reg.error,
     failureKind: reg.failureKind,
     stderrTail: reg.stderrTail(),
-    serverInfo: info ? { name: info.name, version: info.version, title: info.title } : null,
+    serverInfo: info ? { ...info } : null,
+    capabilities: connection?.capabilities ? { ...connection.capabilities } : null,
+    httpOrigin: httpOrigin(config),
+    authStatus: authStatus(config),
     instructions: connection?.instructions ?? null,
     tools: tools.map((t) => ({
       name: t.tool.name,
@@ -32,6 +36,7 @@ export function collectStatus(reg: Registration, tools: readonly InventoryTool[]
       title: typeof t.tool['title'] === 'string' ? t.tool['title'] : undefined,
       description: t.tool.description,
       inputSchema: t.tool.inputSchema,
+      definition: t.tool,
     })),
     resources: (connection?.resources ?? []).map((r) => ({
       uri: r.uri,
@@ -46,4 +51,23 @@ export function collectStatus(reg: Registration, tools: readonly InventoryTool[]
     })),
     pid: connection?.pid ?? null,
   };
+}
+
+function httpOrigin(config: ServerConfig | null): string | null {
+  if (config?.transport.type !== 'streamable_http') return null;
+  try {
+    return new URL(config.transport.url).origin;
+  } catch {
+    return null;
+  }
+}
+
+/** Codex's rules as far as config shows: bearer variable or Authorization header ⇒ bearerToken. */
+function authStatus(config: ServerConfig | null): ServerStatus['authStatus'] {
+  if (config?.transport.type !== 'streamable_http') return 'unsupported';
+  const t = config.transport;
+  const hasAuthHeader = [...Object.keys(t.httpHeaders), ...Object.keys(t.envHttpHeaders)].some(
+    (h) => h.toLowerCase() === 'authorization',
+  );
+  return t.bearerTokenEnvVar !== null || hasAuthHeader ? 'bearerToken' : 'unsupported';
 }

@@ -1,0 +1,70 @@
+/**
+ * The app-server: one runtime, its threads and the shared probe session, served to any number of
+ * client connections (stdio or WebSocket). `attach()` wires a transport's connection to a
+ * `RpcPeer`; closing a connection closes the threads it owns; `close()` shuts everything down.
+ */
+
+import type { Runtime } from '@mcprt/runtime';
+
+import type { AppServerState } from './context.js';
+import { dispatchRequest } from './dispatch.js';
+import { ProbeSession } from './probe.js';
+import type { PeerIo } from './rpcPeer.js';
+import { RpcPeer } from './rpcPeer.js';
+import { ThreadTable } from './threads.js';
+
+export const APP_SERVER_VERSION = '0.1.0';
+export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+export interface AppServerOptions {
+  readonly runtime: Runtime;
+  /** Reported as `codexHome` by `initialize`. */
+  readonly home: string;
+  readonly probeTtlMs?: number;
+  readonly maxMessageBytes?: number;
+  /** Where diagnostics go (never tokens). Default: stderr. */
+  readonly log?: (line: string) => void;
+}
+
+export class AppServer {
+  readonly state: AppServerState;
+  readonly maxMessageBytes: number;
+  private readonly peers = new Set<RpcPeer>();
+  private readonly log: (line: string) => void;
+
+  constructor(options: AppServerOptions) {
+    this.state = {
+      runtime: options.runtime,
+      threads: new ThreadTable(),
+      probe: new ProbeSession(options.runtime, options.probeTtlMs),
+      home: options.home,
+      version: APP_SERVER_VERSION,
+    };
+    this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
+  }
+
+  /** Serve one client connection. */
+  attach(io: PeerIo): RpcPeer {
+    const state = this.state;
+    const peer = new RpcPeer(io, {
+      handleRequest: (p, method, params) => dispatchRequest(state, p, method, params),
+      handleNotification: (_p, method) => {
+        if (method !== 'initialized') this.log(`mcprt app-server: ignoring notification ${method}`);
+      },
+      onClose: (p) => {
+        this.peers.delete(p);
+        for (const thread of state.threads.takeOwnedBy(p)) void thread.session.close();
+      },
+    });
+    this.peers.add(peer);
+    return peer;
+  }
+
+  async close(): Promise<void> {
+    for (const peer of [...this.peers]) peer.close();
+    await Promise.all(this.state.threads.takeAll().map((t) => t.session.close()));
+    await this.state.probe.invalidate();
+    await this.state.runtime.close();
+  }
+}

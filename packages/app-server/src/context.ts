@@ -1,0 +1,32 @@
+/**
+ * What every request handler receives: the app-server state (runtime, threads, probe) and the
+ * client connection that sent the request.
+ */
+
+import type { Runtime } from '@mcprt/runtime';
+
+import type { ProbeSession } from './probe.js';
+import type { RpcPeer } from './rpcPeer.js';
+import type { ThreadRecord, ThreadTable } from './threads.js';
+import { invalidRequest } from './errorMap.js';
+
+export interface AppServerState {
+  readonly runtime: Runtime;
+  readonly threads: ThreadTable;
+  readonly probe: ProbeSession;
+  /** The config home reported by `initialize` (Codex's `codexHome`). */
+  readonly home: string;
+  readonly version: string;
+}
+
+export interface HandlerContext {
+  readonly state: AppServerState;
+  readonly peer: RpcPeer;
+}
+
+/** Codex's texts: `thread not found: <id>`. */
+export function requireThread(ctx: HandlerContext, threadId: string): ThreadRecord {
+  const thread = ctx.state.threads.get(threadId);
+  if (!thread) throw invalidRequest(`thread not found: ${threadId}`);
+  return thread;
+}

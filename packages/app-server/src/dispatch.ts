@@ -1,0 +1,65 @@
+/**
+ * The request dispatcher, built from the protocol's method table: every client method has
+ * exactly one handler (the mapped type makes a missing or extra one a compile error), params are
+ * validated with the method's schema (Codex-style `Invalid request: …` texts), requests before
+ * `initialize` are refused, and any failure is mapped to a wire error.
+ */
+
+import type { ClientRequestMethod, ClientRequests, ParamsOut } from '@mcprt/protocol';
+import { clientRequests, ErrorCode, parseParams, ProtocolError } from '@mcprt/protocol';
+
+import type { AppServerState, HandlerContext } from './context.js';
+import { toProtocolError } from './errorMap.js';
+import { reloadConfig } from './handlers/configReload.js';
+import { listEnvironments } from './handlers/environmentList.js';
+import { initialize } from './handlers/initialize.js';
+import { readResource } from './handlers/resourceRead.js';
+import { listServerStatus } from './handlers/serverStatusList.js';
+import { threadStart } from './handlers/threadStart.js';
+import { callTool } from './handlers/toolCall.js';
+import type { RpcPeer } from './rpcPeer.js';
+
+type Handlers = {
+  [M in ClientRequestMethod]: (
+    params: ParamsOut<ClientRequests[M]>,
+    ctx: HandlerContext,
+  ) => Promise<unknown>;
+};
+
+const handlers: Handlers = {
+  initialize,
+  'thread/start': threadStart,
+  'mcpServerStatus/list': listServerStatus,
+  'mcpServer/tool/call': callTool,
+  'mcpServer/resource/read': readResource,
+  'config/mcpServer/reload': reloadConfig,
+  'environment/list': listEnvironments,
+};
+
+const isClientMethod = (method: string): method is ClientRequestMethod =>
+  Object.prototype.hasOwnProperty.call(clientRequests, method);
+
+export async function dispatchRequest(
+  state: AppServerState,
+  peer: RpcPeer,
+  method: string,
+  rawParams: unknown,
+): Promise<unknown> {
+  if (!isClientMethod(method)) {
+    throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+  }
+  if (method !== 'initialize' && !peer.initialized) {
+    throw new ProtocolError(
+      ErrorCode.InvalidRequest,
+      `Not initialized: send \`initialize\` before \`${method}\``,
+    );
+  }
+  const spec = clientRequests[method];
+  const params = parseParams(spec.params, rawParams, method);
+  const handler = handlers[method] as (params: unknown, ctx: HandlerContext) => Promise<unknown>;
+  try {
+    return await handler(params, { state, peer });
+  } catch (error) {
+    throw toProtocolError(error);
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * One connected client, independent of transport: parses each incoming message, answers
+ * protocol-level problems itself (parse errors, invalid envelopes, requests before
+ * `initialize`), hands valid requests to the dispatcher, and sends responses, notifications
+ * (with `emittedAtMs`, as Codex does) and server→client requests. It answers in the style the
+ * client used: with `"jsonrpc":"2.0"` only if the client sent it.
+ */
+
+import type { JsonRpcErrorObject, RequestId } from '@mcprt/protocol';
+import { classifyMessage, ErrorCode, ProtocolError } from '@mcprt/protocol';
+
+export interface PeerIo {
+  send(text: string): void;
+  close(): void;
+}
+
+export interface Dispatcher {
+  /** Handle a request; resolve with its result or reject (ProtocolError keeps its code). */
+  handleRequest(peer: RpcPeer, method: string, params: unknown): Promise<unknown>;
+  handleNotification(peer: RpcPeer, method: string, params: unknown): void;
+  onClose(peer: RpcPeer): void;
+}
+
+let nextPeerId = 1;
+
+export class RpcPeer {
+  readonly id = nextPeerId++;
+  initialized = false;
+  experimentalApi = false;
+  clientName: string | null = null;
+  private jsonrpc = false;
+  private closed = false;
+  private nextRequestId = 0;
+  private readonly pending = new Map<
+    RequestId,
+    { resolve: (v: unknown) => void; reject: (e: Error) => void }
+  >();
+
+  constructor(
+    private readonly io: PeerIo,
+    private readonly dispatcher: Dispatcher,
+  ) {}
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** One complete message text (a JSONL line or a WebSocket frame). */
+  receive(text: string): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      this.sendError(
+        null,
+        new ProtocolError(ErrorCode.ParseError, `Parse error: ${(error as Error).message}`),
+      );
+      return;
+    }
+    if (
+      typeof value === 'object' &&
+      value !== null &&
+      (value as { jsonrpc?: unknown }).jsonrpc === '2.0'
+    ) {
+      this.jsonrpc = true;
+    }
+    const msg = classifyMessage(value);
+    switch (msg.kind) {
+      case 'invalid':
+        this.sendError(msg.id, new ProtocolError(ErrorCode.InvalidRequest, msg.reason));
+        return;
+      case 'response':
+        this.settle(msg.message);
+        return;
+      case 'notification':
+        this.dispatcher.handleNotification(this, msg.message.method, msg.message.params);
+        return;
+      case 'request': {
+        const { id, method, params } = msg.message;
+        this.dispatcher.handleRequest(this, method, params).then(
+          (result) => this.write({ id, result }),
+          (error: unknown) => this.sendError(id, error),
+        );
+      }
+    }
+  }
+
+  /** Report an oversized message that was dropped. */
+  oversize(bytes: number, limit: number): void {
+    this.sendError(
+      null,
+      new ProtocolError(
+        ErrorCode.InvalidRequest,
+        `message of ${bytes} bytes exceeds the maximum of ${limit} bytes; it was dropped`,
+      ),
+    );
+  }
+
+  notify(method: string, params: unknown): void {
+    this.write({ method, params, emittedAtMs: Date.now() });
+  }
+
+  /** Send a server→client request and wait for the client's answer. */
+  request(method: string, params: unknown): Promise<unknown> {
+    const id = this.nextRequestId++;
+    return new Promise((resolve, reject) => {
+      if (this.closed) {
+        reject(new Error('client connection closed'));
+        return;
+      }
+      this.pending.set(id, { resolve, reject });
+      this.write({ id, method, params });
+    });
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const { reject } of this.pending.values()) reject(new Error('client connection closed'));
+    this.pending.clear();
+    this.dispatcher.onClose(this);
+    this.io.close();
+  }
+
+  private settle(message: {
+    id: RequestId | null;
+    result?: unknown;
+    error?: JsonRpcErrorObject;
+  }): void {
+    if (message.id === null) return;
+    const waiter = this.pending.get(message.id);
+    if (!waiter) return;
+    this.pending.delete(message.id);
+    if (message.error) waiter.reject(ProtocolError.fromObject(message.error));
+    else waiter.resolve(message.result);
+  }
+
+  private sendError(id: RequestId | null, error: unknown): void {
+    const protocolError =
+      error instanceof ProtocolError
+        ? error
+        : new ProtocolError(
+            ErrorCode.InternalError,
+            error instanceof Error ? error.message : String(error),
+          );
+    this.write({ id, error: protocolError.toJSON() });
+  }
+
+  private write(message: Record<string, unknown>): void {
+    if (this.closed) return;
+    const body = this.jsonrpc ? { jsonrpc: '2.0', ...message } : message;
+    this.io.send(JSON.stringify(body));
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * `mcprt app-server [--listen stdio|ws://HOST:PORT] [--ws-token-file F] [--allow-non-loopback]`:
+ * serve the app-server protocol. stdio is the default. WebSocket binds loopback only unless
+ * `--allow-non-loopback`, and always requires a bearer token: read from `--ws-token-file`, or
+ * generated into `$MCPRT_HOME/app-server.token` (mode 0600). The token itself is never printed.
+ */
+
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+import { AppServer, listenWebSocket, serveStdio } from '@mcprt/app-server';
+
+import type { GlobalOptions } from '../args.js';
+import { parse, UsageError } from '../args.js';
+import type { Io } from '../io.js';
+import { configFile, openRuntime } from '../runtime.js';
+
+export async function appServerCommand(
+  argv: readonly string[],
+  globals: GlobalOptions,
+  io: Io,
+): Promise<number> {
+  const { values, positionals } = parse(
+    argv,
+    {
+      listen: { type: 'string' },
+      'ws-token-file': { type: 'string' },
+      'allow-non-loopback': { type: 'boolean' },
+      'max-message-bytes': { type: 'string' },
+    },
+    'app-server',
+  );
+  if (positionals.length > 0)
+    throw new UsageError(`app-server: unexpected argument '${positionals[0]}'`);
+  const listen = values.listen ?? 'stdio';
+  let maxMessageBytes: number | undefined;
+  if (values['max-message-bytes'] !== undefined) {
+    maxMessageBytes = Number(values['max-message-bytes']);
+    if (!Number.isInteger(maxMessageBytes) || maxMessageBytes < 1024) {
+      throw new UsageError('app-server: --max-message-bytes must be an integer of at least 1024');
+    }
+  }
+  const home = dirname(configFile(globals).file);
+  const runtime = openRuntime(globals, io);
+  const server = new AppServer({
+    runtime,
+    home,
+    ...(maxMessageBytes !== undefined ? { maxMessageBytes } : {}),
+    log: (line) => io.err(line),
+  });
+
+  if (listen === 'stdio') {
+    await serveStdio(server);
+    await server.close();
+    return 0;
+  }
+  const url = parseWsUrl(listen);
+  const token = readOrCreateToken(values['ws-token-file'], home);
+  const listener = await listenWebSocket(server, {
+    host: url.hostname,
+    port: Number(url.port || '0'),
+    token: token.value,
+    allowNonLoopback: values['allow-non-loopback'] === true,
+  });
+  io.err(`mcprt app-server listening on ${listener.url} (bearer token in ${token.file})`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await listener.close();
+  await server.close();
+  return 0;
+}
+
+function parseWsUrl(listen: string): URL {
+  let url: URL;
+  try {
+    url = new URL(listen);
+  } catch {
+    throw new UsageError(`app-server: --listen must be stdio or ws://HOST:PORT, got '${listen}'`);
+  }
+  if (url.protocol !== 'ws:' || url.pathname.replace(/\/$/, '') !== '') {
+    throw new UsageError(`app-server: --listen must be stdio or ws://HOST:PORT, got '${listen}'`);
+  }
+  return url;
+}
+
+function readOrCreateToken(
+  file: string | undefined,
+  home: string,
+): { value: string; file: string } {
+  if (file !== undefined) {
+    let value: string;
+    try {
+      value = readFileSync(file, 'utf8').trim();
+    } catch (error) {
+      throw new UsageError(
+        `app-server: cannot read --ws-token-file ${file}: ${(error as Error).message}`,
+      );
+    }
+    if (value.length < 16)
+      throw new UsageError(`app-server: the token in ${file} must be at least 16 characters`);
+    return { value, file };
+  }
+  const generated = join(home, 'app-server.token');
+  mkdirSync(home, { recursive: true });
+  const value = randomBytes(32).toString('base64url');
+  writeFileSync(generated, `${value}\n`, { mode: 0o600 });
+  chmodSync(generated, 0o600);
+  return { value, file: generated };
+}

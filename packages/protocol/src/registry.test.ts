@@ -1,0 +1,58 @@
+/** Pins: the method table and the error codes, as literals. Changing one is an API decision. */
+
+import { describe, expect, it } from 'vitest';
+
+import { ErrorCode } from './errors.js';
+import {
+  clientNotifications,
+  clientRequests,
+  serverNotifications,
+  serverRequests,
+} from './registry.js';
+
+const flags = (table: Record<string, { experimental: boolean }>) =>
+  Object.fromEntries(Object.entries(table).map(([m, s]) => [m, s.experimental]));
+
+describe('method table', () => {
+  it('pins client requests', () => {
+    expect(flags(clientRequests)).toEqual({
+      initialize: false,
+      'thread/start': false,
+      'mcpServerStatus/list': false,
+      'mcpServer/tool/call': false,
+      'mcpServer/resource/read': false,
+      'config/mcpServer/reload': false,
+      'environment/list': false,
+    });
+  });
+
+  it('pins client notifications', () => {
+    expect(flags(clientNotifications)).toEqual({ initialized: false });
+  });
+
+  it('pins server requests', () => {
+    expect(flags(serverRequests)).toEqual({ 'mcpServer/elicitation/request': false });
+  });
+
+  it('pins server notifications', () => {
+    expect(flags(serverNotifications)).toEqual({
+      'thread/started': false,
+      'mcpServer/startupStatus/updated': false,
+      'item/mcpToolCall/progress': false,
+      'item/started': false,
+      'item/completed': false,
+    });
+  });
+});
+
+describe('error codes', () => {
+  it('pins the JSON-RPC codes', () => {
+    expect(ErrorCode).toEqual({
+      ParseError: -32700,
+      InvalidRequest: -32600,
+      MethodNotFound: -32601,
+      InvalidParams: -32602,
+      InternalError: -32603,
+    });
+  });
+});

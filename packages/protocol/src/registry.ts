@@ -1,0 +1,154 @@
+/**
+ * THE method table. Every app-server method, its direction, its params and result schemas and
+ * whether it is experimental. The app-server builds its dispatcher from it, the SDK derives its
+ * typed `request()` / notification types from it, and `schemaGen.ts` walks it to write
+ * `schema/json/` (`npm run gen:schema`). Adding a method here is an API decision.
+ */
+
+import type { z } from 'zod';
+
+import { ConfigMcpServerReloadParams, ConfigMcpServerReloadResult } from './methods/config.js';
+import { EnvironmentListParams, EnvironmentListResult } from './methods/environment.js';
+import {
+  InitializedNotificationParams,
+  InitializeParams,
+  InitializeResult,
+} from './methods/initialize.js';
+import { McpResourceReadParams, McpResourceReadResult } from './methods/resource.js';
+import {
+  ListMcpServerStatusParams,
+  ListMcpServerStatusResult,
+  McpServerStatusUpdatedNotification,
+} from './methods/serverStatus.js';
+import {
+  ItemCompletedNotification,
+  ItemStartedNotification,
+  McpServerElicitationRequestParams,
+  McpServerElicitationRequestResult,
+  McpServerToolCallParams,
+  McpServerToolCallResult,
+  McpToolCallProgressNotification,
+} from './methods/tool.js';
+import {
+  ThreadStartedNotification,
+  ThreadStartParams,
+  ThreadStartResult,
+} from './methods/thread.js';
+
+export interface RequestSpec<P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
+  readonly params: P;
+  readonly result: R;
+  readonly experimental: boolean;
+  readonly description: string;
+}
+
+export interface NotificationSpec<P extends z.ZodType = z.ZodType> {
+  readonly params: P;
+  readonly experimental: boolean;
+  readonly description: string;
+}
+
+const request = <P extends z.ZodType, R extends z.ZodType>(
+  params: P,
+  result: R,
+  description: string,
+  experimental = false,
+): RequestSpec<P, R> => ({ params, result, description, experimental });
+
+const notification = <P extends z.ZodType>(
+  params: P,
+  description: string,
+  experimental = false,
+): NotificationSpec<P> => ({ params, description, experimental });
+
+/** Requests a client sends to the app-server. */
+export const clientRequests = {
+  initialize: request(InitializeParams, InitializeResult, 'Handshake; must be the first request.'),
+  'thread/start': request(
+    ThreadStartParams,
+    ThreadStartResult,
+    'Start a runtime session (thread) and its MCP servers.',
+  ),
+  'mcpServerStatus/list': request(
+    ListMcpServerStatusParams,
+    ListMcpServerStatusResult,
+    'List MCP server status, inventory and auth per registration.',
+  ),
+  'mcpServer/tool/call': request(
+    McpServerToolCallParams,
+    McpServerToolCallResult,
+    'Call a tool of one registration.',
+  ),
+  'mcpServer/resource/read': request(
+    McpResourceReadParams,
+    McpResourceReadResult,
+    'Read a resource of one registration.',
+  ),
+  'config/mcpServer/reload': request(
+    ConfigMcpServerReloadParams,
+    ConfigMcpServerReloadResult,
+    'Re-read config.toml and apply it to running threads.',
+  ),
+  'environment/list': request(
+    EnvironmentListParams,
+    EnvironmentListResult,
+    'List execution environments (mcprt extension).',
+  ),
+} as const;
+
+/** Notifications a client sends. */
+export const clientNotifications = {
+  initialized: notification(
+    InitializedNotificationParams,
+    'Sent once after the initialize response.',
+  ),
+} as const;
+
+/** Requests the app-server sends to the client. */
+export const serverRequests = {
+  'mcpServer/elicitation/request': request(
+    McpServerElicitationRequestParams,
+    McpServerElicitationRequestResult,
+    'An MCP server asks the user for input (form or URL).',
+  ),
+} as const;
+
+/** Notifications the app-server sends. */
+export const serverNotifications = {
+  'thread/started': notification(ThreadStartedNotification, 'A thread was started.'),
+  'mcpServer/startupStatus/updated': notification(
+    McpServerStatusUpdatedNotification,
+    'Startup state of one registration changed.',
+  ),
+  'item/mcpToolCall/progress': notification(
+    McpToolCallProgressNotification,
+    'Progress reported by an MCP server during a tool call.',
+  ),
+  'item/started': notification(ItemStartedNotification, 'A tool-call item started.'),
+  'item/completed': notification(ItemCompletedNotification, 'A tool-call item completed.'),
+} as const;
+
+export type ClientRequests = typeof clientRequests;
+export type ClientRequestMethod = keyof ClientRequests;
+export type ServerRequests = typeof serverRequests;
+export type ServerRequestMethod = keyof ServerRequests;
+export type ServerNotifications = typeof serverNotifications;
+export type ServerNotificationMethod = keyof ServerNotifications;
+export type ClientNotifications = typeof clientNotifications;
+export type ClientNotificationMethod = keyof ClientNotifications;
+
+/** What a sender may pass (defaults not yet applied). */
+export type ParamsIn<T extends { params: z.ZodType }> = z.input<T['params']>;
+/** What a receiver gets after validation. */
+export type ParamsOut<T extends { params: z.ZodType }> = z.output<T['params']>;
+export type ResultOf<T extends { result: z.ZodType }> = z.output<T['result']>;
+
+export type ClientRequestParams<M extends ClientRequestMethod> = ParamsIn<ClientRequests[M]>;
+export type ClientRequestResult<M extends ClientRequestMethod> = ResultOf<ClientRequests[M]>;
+export type ServerNotificationParams<M extends ServerNotificationMethod> = ParamsOut<
+  ServerNotifications[M]
+>;
+export type ServerRequestParams<M extends ServerRequestMethod> = ParamsOut<ServerRequests[M]>;
+export type ServerRequestResult<M extends ServerRequestMethod> = z.input<
+  ServerRequests[M]['result']
+>;

@@ -1,0 +1,156 @@
+/**
+ * Validation at the wire boundary. `parseParams` turns a zod failure into the -32600 message a
+ * Codex client expects (serde's wording: ``missing field `tool` ``, ``unknown variant `x`,
+ * expected `a` or `b` ``), naming the field path where serde would not. `validateOutgoing` checks
+ * what we are about to send (tests, debug builds) and fails as an internal error.
+ */
+
+import { z } from 'zod';
+
+import { ErrorCode, ProtocolError } from './errors.js';
+
+/** What `parseParams` returns: the schema's output (unknown keys stripped or kept per schema). */
+export type ParsedOk<S extends z.ZodType> = z.output<S>;
+
+type Issue = z.core.$ZodIssue;
+type PathKey = PropertyKey;
+
+const IDENT = /^[A-Za-z_$][\w$]*$/;
+
+function formatPath(path: readonly PathKey[]): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else if (typeof key === 'string' && IDENT.test(key)) out += out === '' ? key : `.${key}`;
+    else out += `[${JSON.stringify(String(key))}]`;
+  }
+  return out;
+}
+
+const at = (path: readonly PathKey[]): string => ` at \`${formatPath(path) || 'params'}\``;
+/**
+ * serde-worded messages (missing field, unknown variant/field) name the location only when it is
+ * nested, so top-level ones read exactly like Codex's. `path` is the object holding the field.
+ */
+const nestedAt = (path: readonly PathKey[]): string => (path.length > 0 ? at(path) : '');
+/** Same for a message about the field at `path` itself. */
+const fieldAt = (path: readonly PathKey[]): string => (path.length > 1 ? at(path) : '');
+
+function valueAt(input: unknown, path: readonly PathKey[]): unknown {
+  let v = input;
+  for (const key of path) {
+    if (typeof v !== 'object' || v === null) return undefined;
+    v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return v;
+}
+
+/** serde's `OneOf` wording. */
+function oneOf(values: readonly unknown[]): string {
+  const names = values.map((v) => `\`${String(v)}\``);
+  if (names.length === 0) return 'no variants';
+  if (names.length === 1) return names[0] ?? '';
+  if (names.length === 2) return `${names[0]} or ${names[1]}`;
+  return `one of ${names.join(', ')}`;
+}
+
+const TYPE_NAMES: Record<string, string> = { int: 'integer', record: 'object', map: 'object' };
+
+function isMissing(issue: Issue, input: unknown): boolean {
+  if (issue.code !== 'invalid_type' && issue.code !== 'invalid_union') return false;
+  if (issue.path.length === 0) return false;
+  const parent = valueAt(input, issue.path.slice(0, -1));
+  const key = issue.path[issue.path.length - 1];
+  return (
+    typeof parent === 'object' &&
+    parent !== null &&
+    !Array.isArray(parent) &&
+    key !== undefined &&
+    (parent as Record<PropertyKey, unknown>)[key] === undefined
+  );
+}
+
+function describeIssue(issue: Issue, input: unknown): string {
+  const path = issue.path;
+  if (isMissing(issue, input)) {
+    const field = String(path[path.length - 1]);
+    return `missing field \`${field}\`${nestedAt(path.slice(0, -1))}`;
+  }
+  const value = valueAt(input, path);
+  switch (issue.code) {
+    case 'invalid_type':
+      return `invalid type: expected ${TYPE_NAMES[issue.expected] ?? issue.expected}${at(path)}`;
+    case 'invalid_value':
+      if (typeof value === 'string') {
+        return `unknown variant \`${value}\`, expected ${oneOf(issue.values)}${fieldAt(path)}`;
+      }
+      return issue.values.every((v) => typeof v === 'string')
+        ? `invalid type: expected string${at(path)}`
+        : `invalid value: expected ${oneOf(issue.values)}${at(path)}`;
+    case 'invalid_union':
+      if ('options' in issue && issue.options !== undefined && typeof value === 'string') {
+        return `unknown variant \`${value}\`, expected ${oneOf(issue.options)}${fieldAt(path)}`;
+      }
+      return `data did not match any variant${at(path)}`;
+    case 'too_small':
+      return `invalid value: expected ${issue.origin} ${issue.inclusive ? '>=' : '>'} ${String(issue.minimum)}${at(path)}`;
+    case 'too_big':
+      return `invalid value: expected ${issue.origin} ${issue.inclusive ? '<=' : '<'} ${String(issue.maximum)}${at(path)}`;
+    case 'unrecognized_keys':
+      return `unknown field \`${issue.keys[0] ?? ''}\`${nestedAt(path)}`;
+    default:
+      return `invalid value${at(path)}: ${issue.message}`;
+  }
+}
+
+/**
+ * One message for a failed parse, like serde: the first type/value problem in schema order, or
+ * if there is none, the first missing field.
+ */
+function describeIssues(issues: readonly Issue[], input: unknown): string {
+  const first = issues.find((i) => !isMissing(i, input)) ?? issues[0];
+  return first === undefined ? 'invalid params' : describeIssue(first, input);
+}
+
+/**
+ * Validate request or notification params. Absent or null params are read as `{}` when the
+ * schema does not accept them itself, so methods whose params are all optional work without
+ * params. Throws `ProtocolError` -32600 with a Codex-style message; the zod issues and the
+ * method are kept on `cause` (not sent).
+ */
+export function parseParams<S extends z.ZodType>(
+  schema: S,
+  params: unknown,
+  method: string,
+): ParsedOk<S> {
+  let input = params;
+  let result = schema.safeParse(input);
+  if (!result.success && (params === undefined || params === null)) {
+    input = {};
+    result = schema.safeParse(input);
+  }
+  if (result.success) return result.data;
+  throw new ProtocolError(
+    ErrorCode.InvalidRequest,
+    `Invalid request: ${describeIssues(result.error.issues, input)}`,
+    undefined,
+    { cause: { method, issues: result.error.issues } },
+  );
+}
+
+/**
+ * Check a value we are about to send against its schema (tests and debug builds). Returns the
+ * parsed value; throws `ProtocolError` -32603 naming the schema's title and the problem.
+ */
+export function validateOutgoing<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const title = (z.globalRegistry.get(schema) as { title?: unknown } | undefined)?.title;
+  const name = typeof title === 'string' ? title : 'value';
+  throw new ProtocolError(
+    ErrorCode.InternalError,
+    `invalid outgoing ${name}: ${describeIssues(result.error.issues, value)}`,
+    undefined,
+    { cause: result.error },
+  );
+}

@@ -1,0 +1,232 @@
+/**
+ * `StdioTransport`: spawns an app-server process and speaks JSONL on its stdin/stdout. Owns the
+ * child's lifetime (it is killed on `close()`), stdout framing, and stderr lines (passed to a
+ * callback, the last few kept for the error that reports an unexpected exit).
+ */
+
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { parseJsonLine } from './jsonLine.js';
+import { LineDecoder } from './lineDecoder.js';
+import { Listeners } from './listeners.js';
+import type { ClientTransport, Unsubscribe } from './transport.js';
+
+export interface StdioTransportOptions {
+  /**
+   * Executable to run. Default: `process.execPath` (Node). When neither `command` nor `args` is
+   * given, the transport runs `node <@mcprt/cli>/dist/main.js app-server`.
+   */
+  readonly command?: string;
+  /** Arguments. Default: `[<@mcprt/cli>/dist/main.js, 'app-server']` if `command` is not given, else `[]`. */
+  readonly args?: readonly string[];
+  /** Environment of the child; replaces (does not extend) `process.env`, like `child_process`. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Working directory of the child. Default: the current one. */
+  readonly cwd?: string;
+  /** Called with each line the child writes to stderr. Default: stderr is read and dropped. */
+  readonly onStderr?: (line: string) => void;
+  /** Longest stdout line accepted, in bytes (default 64 MiB); longer lines are dropped and reported. */
+  readonly maxLineBytes?: number;
+  /** Grace period between SIGTERM and SIGKILL on `close()`, in ms (default 2000). */
+  readonly killTimeoutMs?: number;
+}
+
+const STDERR_TAIL_LINES = 20;
+const STDERR_MAX_LINE_BYTES = 64 * 1024;
+const STDERR_TAIL_LINE_CHARS = 500;
+
+/** Where the CLI's built entry lives: the installed `@mcprt/cli`, else this monorepo's copy. */
+function resolveCliMain(): string {
+  try {
+    const pkg = createRequire(import.meta.url).resolve('@mcprt/cli/package.json');
+    return join(dirname(pkg), 'dist', 'main.js');
+  } catch {
+    return fileURLToPath(new URL('../../cli/dist/main.js', import.meta.url));
+  }
+}
+
+/** The command `StdioTransport` runs by default: `node <@mcprt/cli>/dist/main.js app-server`. */
+export function defaultAppServerCommand(): { command: string; args: string[] } {
+  return { command: process.execPath, args: [resolveCliMain(), 'app-server'] };
+}
+
+function describeExit(code: number | null, signal: NodeJS.Signals | null): string {
+  return signal !== null ? `was killed by ${signal}` : `exited with code ${String(code)}`;
+}
+
+/** JSONL over a spawned process's stdio. Call `start()` before sending. */
+export class StdioTransport implements ClientTransport {
+  readonly #options: StdioTransportOptions;
+  readonly #messages = new Listeners<[unknown]>();
+  readonly #closeListeners = new Listeners<[Error | undefined]>();
+  readonly #errors = new Listeners<[Error]>();
+  readonly #stderrTail: string[] = [];
+  #child: ChildProcessWithoutNullStreams | undefined;
+  #state: 'new' | 'open' | 'closing' | 'closed' = 'new';
+  #closeError: Error | undefined;
+  readonly #closed: Promise<void>;
+  #markClosed!: () => void;
+
+  constructor(options: StdioTransportOptions = {}) {
+    this.#options = options;
+    this.#closed = new Promise((resolve) => {
+      this.#markClosed = resolve;
+    });
+  }
+
+  /** Process id of the child once started. */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  /** Spawn the child; rejects if it cannot be started (e.g. the command does not exist). */
+  async start(): Promise<void> {
+    if (this.#state !== 'new') throw new Error('StdioTransport.start() may only be called once');
+    const { command, args } = this.#commandLine();
+    const { env, cwd } = this.#options;
+    const child = spawn(command, args, {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+      ...(env !== undefined ? { env } : {}),
+      ...(cwd !== undefined ? { cwd } : {}),
+    });
+    this.#child = child;
+    this.#state = 'open';
+    this.#wire(child);
+    await new Promise<void>((resolve, reject) => {
+      const onSpawn = (): void => {
+        child.off('error', onError);
+        resolve();
+      };
+      const onError = (error: Error): void => {
+        child.off('spawn', onSpawn);
+        reject(new Error(`could not start ${command}: ${error.message}`, { cause: error }));
+      };
+      child.once('spawn', onSpawn);
+      child.once('error', onError);
+    });
+  }
+
+  send(message: object): void {
+    const child = this.#child;
+    if (this.#state !== 'open' || child === undefined) {
+      throw new Error(`cannot send: the app-server transport is ${this.#state}`);
+    }
+    child.stdin.write(`${JSON.stringify(message)}\n`);
+  }
+
+  onMessage(handler: (message: unknown) => void): Unsubscribe {
+    return this.#messages.add(handler);
+  }
+
+  onClose(handler: (error?: Error) => void): Unsubscribe {
+    return this.#closeListeners.add(handler);
+  }
+
+  onError(handler: (error: Error) => void): Unsubscribe {
+    return this.#errors.add(handler);
+  }
+
+  /** End stdin, SIGTERM the child, SIGKILL it after `killTimeoutMs`; resolves once it is gone. */
+  async close(): Promise<void> {
+    const child = this.#child;
+    if (this.#state === 'new' || child === undefined) {
+      this.#finish(undefined);
+      return this.#closed;
+    }
+    if (this.#state === 'open') {
+      this.#state = 'closing';
+      child.stdin.end();
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), this.#options.killTimeoutMs ?? 2000);
+      timer.unref();
+      void this.#closed.then(() => clearTimeout(timer));
+    }
+    return this.#closed;
+  }
+
+  #commandLine(): { command: string; args: readonly string[] } {
+    const { command, args } = this.#options;
+    if (command === undefined && args === undefined) {
+      const fallback = defaultAppServerCommand();
+      if (!existsSync(fallback.args[0] ?? '')) {
+        throw new Error(
+          `the mcprt CLI is not built (${String(fallback.args[0])} is missing); ` +
+            'build it with `tsc -b` or pass `command`/`args`',
+        );
+      }
+      return fallback;
+    }
+    return { command: command ?? process.execPath, args: args ?? [] };
+  }
+
+  #wire(child: ChildProcessWithoutNullStreams): void {
+    const stdout = new LineDecoder({
+      onLine: (line) => this.#onLine(line),
+      onOverflow: (bytes) =>
+        this.#errors.emit(
+          new Error(`app-server sent a line of ${bytes} bytes or more; dropped it`),
+        ),
+      ...(this.#options.maxLineBytes !== undefined
+        ? { maxLineBytes: this.#options.maxLineBytes }
+        : {}),
+    });
+    const stderr = new LineDecoder({
+      maxLineBytes: STDERR_MAX_LINE_BYTES,
+      onLine: (line) => this.#onStderrLine(line),
+      onOverflow: (bytes) => this.#onStderrLine(`[stderr line of ${bytes} bytes dropped]`),
+    });
+    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stdout.on('end', () => stdout.end());
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.stderr.on('end', () => stderr.end());
+    // EPIPE when the child died first: the 'close' event reports that.
+    child.stdin.on('error', () => {});
+    child.on('error', (error) => {
+      // Spawn failures never produce 'close'; later errors (a failed kill) are left to 'close'.
+      if (child.pid === undefined) this.#finish(error);
+    });
+    child.on('close', (code, signal) => {
+      if (this.#state === 'closing') return this.#finish(undefined);
+      const tail = this.#stderrTail.length > 0 ? `; stderr:\n${this.#stderrTail.join('\n')}` : '';
+      this.#finish(new Error(`app-server process ${describeExit(code, signal)}${tail}`));
+    });
+  }
+
+  #onLine(line: string): void {
+    let message: unknown;
+    try {
+      message = parseJsonLine(line, 'app-server');
+    } catch (error) {
+      this.#errors.emit(error as Error);
+      return;
+    }
+    if (message !== undefined) this.#messages.emit(message);
+  }
+
+  #onStderrLine(line: string): void {
+    this.#stderrTail.push(
+      line.length > STDERR_TAIL_LINE_CHARS ? `${line.slice(0, STDERR_TAIL_LINE_CHARS)}…` : line,
+    );
+    if (this.#stderrTail.length > STDERR_TAIL_LINES) this.#stderrTail.shift();
+    this.#options.onStderr?.(line);
+  }
+
+  #finish(error: Error | undefined): void {
+    if (this.#state === 'closed') return;
+    this.#state = 'closed';
+    this.#closeError = error;
+    this.#closeListeners.emit(error);
+    this.#closeListeners.clear();
+    this.#markClosed();
+  }
+
+  /** Why the transport closed, if it closed on its own. */
+  get closeError(): Error | undefined {
+    return this.#closeError;
+  }
+}
