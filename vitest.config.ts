@@ -13,6 +13,10 @@ export default defineConfig({
         new URL('./packages/app-server/src/index.ts', import.meta.url),
       ),
       '@mcprt/sdk': fileURLToPath(new URL('./packages/sdk/src/index.ts', import.meta.url)),
+      '@mcprt/tui': fileURLToPath(new URL('./packages/tui/src/index.ts', import.meta.url)),
+      '@mcprt/sandbox-helper': fileURLToPath(
+        new URL('./packages/sandbox-helper/src/index.ts', import.meta.url),
+      ),
     },
   },
   test: {

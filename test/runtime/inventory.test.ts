@@ -92,7 +92,7 @@ describe('inventory', () => {
     const names = session.status('raw').tools.map((t) => t.name);
     expect(names).toHaveLength(25);
     expect(new Set(names)).toEqual(new Set(Array.from({ length: 25 }, (_, i) => `t${i}`)));
-    expect(JSON.parse(text(await session.callModelTool('mcp__raw__t24', { a: 1 })))).toEqual({
+    expect(JSON.parse(text(await session.callModelTool('mcp__raw__t24', { a: 1 })))).toMatchObject({
       name: 't24',
       arguments: { a: 1 },
     });
@@ -120,5 +120,40 @@ describe('inventory', () => {
         }),
       ),
     ).toContain('hey');
+  });
+});
+
+describe('resources by scope', () => {
+  it('lists resources and templates page by page, per scope, and leaves out a server with a duplicate cursor', async () => {
+    const runtime = load(
+      `[mcp_servers.paged]\ncommand = ${q(NODE)}\nargs = ${arr([RAW_SERVER, '--resources', '7', '--page-size', '3'])}\n` +
+        `[mcp_servers.looping]\ncommand = ${q(NODE)}\nargs = ${arr([RAW_SERVER, '--resources', '3', '--page-size', '2', '--dup-cursor'])}\n`,
+    );
+    const session = runtime.startSession();
+    await session.ready();
+    // Startup survives the looping server: it serves its tools, without resources.
+    expect(session.status('looping').connectionStatus).toBe('connected');
+    expect(session.status('paged').resources.map((r) => r.uri)).toEqual(
+      Array.from({ length: 7 }, (_, i) => `raw://r${i}`),
+    );
+
+    const all = await session.listResources();
+    expect(all.data.map((d) => [d.scope.name, d.items.length])).toEqual([['paged', 7]]);
+    expect(all.errors).toEqual([
+      {
+        scope: { environmentId: null, name: 'looping' },
+        error: 'resources/list returned duplicate cursor',
+      },
+    ]);
+    const templates = await session.listResourceTemplates({ server: 'paged' });
+    expect(templates.data[0]!.items.map((t) => t.uriTemplate)).toEqual(
+      Array.from({ length: 7 }, (_, i) => `raw://t${i}/{x}`),
+    );
+    const loopingTemplates = await session.listResourceTemplates({ server: 'looping' });
+    expect(loopingTemplates.errors[0]!.error).toBe(
+      'resources/templates/list returned duplicate cursor',
+    );
+    const read = await session.readResource({ server: 'paged', uri: 'raw://r5' });
+    expect(read.contents).toEqual([{ uri: 'raw://r5', text: 'content of raw://r5' }]);
   });
 });

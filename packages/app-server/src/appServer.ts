@@ -48,7 +48,8 @@ export class AppServer {
   attach(io: PeerIo): RpcPeer {
     const state = this.state;
     const peer = new RpcPeer(io, {
-      handleRequest: (p, method, params) => dispatchRequest(state, p, method, params),
+      handleRequest: (p, method, params, request) =>
+        dispatchRequest(state, p, method, params, request),
       handleNotification: (_p, method) => {
         if (method !== 'initialized') this.log(`mcprt app-server: ignoring notification ${method}`);
       },

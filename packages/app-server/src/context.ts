@@ -3,6 +3,7 @@
  * client connection that sent the request.
  */
 
+import type { RequestId } from '@mcprt/protocol';
 import type { Runtime } from '@mcprt/runtime';
 
 import type { ProbeSession } from './probe.js';
@@ -22,6 +23,10 @@ export interface AppServerState {
 export interface HandlerContext {
   readonly state: AppServerState;
   readonly peer: RpcPeer;
+  /** The JSON-RPC request being handled. */
+  readonly requestId: RequestId;
+  /** Aborted by `$/cancelRequest` for this request or when the client disconnects. */
+  readonly signal: AbortSignal;
 }
 
 /** Codex's texts: `thread not found: <id>`. */

@@ -12,12 +12,15 @@ import type { AppServerState, HandlerContext } from './context.js';
 import { toProtocolError } from './errorMap.js';
 import { reloadConfig } from './handlers/configReload.js';
 import { listEnvironments } from './handlers/environmentList.js';
+import { listHistory } from './handlers/historyList.js';
+import { cancelTool } from './handlers/toolCancel.js';
 import { initialize } from './handlers/initialize.js';
 import { readResource } from './handlers/resourceRead.js';
 import { listServerStatus } from './handlers/serverStatusList.js';
+import { updateSandboxState } from './handlers/sandboxStateUpdate.js';
 import { threadStart } from './handlers/threadStart.js';
 import { callTool } from './handlers/toolCall.js';
-import type { RpcPeer } from './rpcPeer.js';
+import type { IncomingRequest, RpcPeer } from './rpcPeer.js';
 
 type Handlers = {
   [M in ClientRequestMethod]: (
@@ -29,11 +32,14 @@ type Handlers = {
 const handlers: Handlers = {
   initialize,
   'thread/start': threadStart,
+  'thread/sandboxState/update': updateSandboxState,
   'mcpServerStatus/list': listServerStatus,
   'mcpServer/tool/call': callTool,
   'mcpServer/resource/read': readResource,
   'config/mcpServer/reload': reloadConfig,
   'environment/list': listEnvironments,
+  'mcpServer/tool/cancel': cancelTool,
+  'history/list': listHistory,
 };
 
 const isClientMethod = (method: string): method is ClientRequestMethod =>
@@ -44,6 +50,7 @@ export async function dispatchRequest(
   peer: RpcPeer,
   method: string,
   rawParams: unknown,
+  request: IncomingRequest,
 ): Promise<unknown> {
   if (!isClientMethod(method)) {
     throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
@@ -58,7 +65,7 @@ export async function dispatchRequest(
   const params = parseParams(spec.params, rawParams, method);
   const handler = handlers[method] as (params: unknown, ctx: HandlerContext) => Promise<unknown>;
   try {
-    return await handler(params, { state, peer });
+    return await handler(params, { state, peer, requestId: request.id, signal: request.signal });
   } catch (error) {
     throw toProtocolError(error);
   }

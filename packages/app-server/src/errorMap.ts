@@ -18,8 +18,13 @@ export function toProtocolError(error: unknown): ProtocolError {
           cause: error,
         });
       case 'request_failed': {
+        // An MCP server's own JSON-RPC error is passed through (code, message, data), as Codex does.
         const serverCode = mcpErrorCode(error.cause);
-        return new ProtocolError(serverCode ?? ErrorCode.InternalError, error.message, undefined, {
+        if (serverCode !== null) {
+          const cause = error.cause as { message: string; data?: unknown };
+          return new ProtocolError(serverCode, cause.message, cause.data, { cause: error });
+        }
+        return new ProtocolError(ErrorCode.InternalError, error.message, undefined, {
           cause: error,
         });
       }

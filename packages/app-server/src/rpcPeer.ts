@@ -14,9 +14,20 @@ export interface PeerIo {
   close(): void;
 }
 
+export interface IncomingRequest {
+  readonly id: RequestId;
+  /** Aborted by `$/cancelRequest` for this id, or when the connection closes. */
+  readonly signal: AbortSignal;
+}
+
 export interface Dispatcher {
   /** Handle a request; resolve with its result or reject (ProtocolError keeps its code). */
-  handleRequest(peer: RpcPeer, method: string, params: unknown): Promise<unknown>;
+  handleRequest(
+    peer: RpcPeer,
+    method: string,
+    params: unknown,
+    request: IncomingRequest,
+  ): Promise<unknown>;
   handleNotification(peer: RpcPeer, method: string, params: unknown): void;
   onClose(peer: RpcPeer): void;
 }
@@ -31,6 +42,7 @@ export class RpcPeer {
   private jsonrpc = false;
   private closed = false;
   private nextRequestId = 0;
+  private readonly incoming = new Map<RequestId, AbortController>();
   private readonly pending = new Map<
     RequestId,
     { resolve: (v: unknown) => void; reject: (e: Error) => void }
@@ -73,14 +85,26 @@ export class RpcPeer {
         this.settle(msg.message);
         return;
       case 'notification':
+        if (msg.message.method === '$/cancelRequest') {
+          const id = (msg.message.params as { id?: unknown } | null)?.id;
+          if (typeof id === 'string' || typeof id === 'number') this.incoming.get(id)?.abort();
+          return;
+        }
         this.dispatcher.handleNotification(this, msg.message.method, msg.message.params);
         return;
       case 'request': {
         const { id, method, params } = msg.message;
-        this.dispatcher.handleRequest(this, method, params).then(
-          (result) => this.write({ id, result }),
-          (error: unknown) => this.sendError(id, error),
-        );
+        const controller = new AbortController();
+        this.incoming.set(id, controller);
+        this.dispatcher
+          .handleRequest(this, method, params, { id, signal: controller.signal })
+          .then(
+            (result) => this.write({ id, result }),
+            (error: unknown) => this.sendError(id, error),
+          )
+          .finally(() => {
+            if (this.incoming.get(id) === controller) this.incoming.delete(id);
+          });
       }
     }
   }
@@ -102,8 +126,13 @@ export class RpcPeer {
 
   /** Send a server→client request and wait for the client's answer. */
   request(method: string, params: unknown): Promise<unknown> {
+    return this.requestWithId(method, params).response;
+  }
+
+  /** Like `request`, also telling the id used (for `serverRequest/resolved`). */
+  requestWithId(method: string, params: unknown): { id: number; response: Promise<unknown> } {
     const id = this.nextRequestId++;
-    return new Promise((resolve, reject) => {
+    const response = new Promise<unknown>((resolve, reject) => {
       if (this.closed) {
         reject(new Error('client connection closed'));
         return;
@@ -111,11 +140,14 @@ export class RpcPeer {
       this.pending.set(id, { resolve, reject });
       this.write({ id, method, params });
     });
+    return { id, response };
   }
 
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    for (const controller of this.incoming.values()) controller.abort();
+    this.incoming.clear();
     for (const { reject } of this.pending.values()) reject(new Error('client connection closed'));
     this.pending.clear();
     this.dispatcher.onClose(this);

@@ -1,7 +1,7 @@
 /**
- * Threads of the app-server: each is one runtime `Session` plus what `thread/start` asked for
- * (cwd, environments, sandbox state) and the client connection that owns it. Notifications of a
- * thread go to its owner; when the owner disconnects, its threads are closed.
+ * Threads of the app-server: each is one runtime `Session` (which holds the sandbox state) plus
+ * what `thread/start` asked for (cwd, environments) and the client connection that owns it.
+ * Notifications of a thread go to its owner; when the owner disconnects, its threads are closed.
  */
 
 import type { Session } from '@mcprt/runtime';
@@ -16,8 +16,8 @@ export interface ThreadRecord {
   readonly ephemeral: boolean;
   readonly createdAt: number;
   readonly environments: readonly { environmentId: string; cwd: string }[];
-  /** Opaque sandbox state from `thread/start`, forwarded exactly (sandbox work). */
-  readonly sandboxState: unknown;
+  /** In-flight tool calls by item id, for `mcpServer/tool/cancel`. */
+  readonly inflight: Map<string, AbortController>;
 }
 
 export class ThreadTable {

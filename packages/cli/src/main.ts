@@ -12,8 +12,11 @@ import { McprtError } from '@mcprt/runtime';
 import { extractGlobals, UsageError } from './args.js';
 import { appServerCommand } from './commands/appServer.js';
 import { callCommand } from './commands/call.js';
+import { historyCommand } from './commands/history.js';
 import { mcpCommand } from './commands/mcp.js';
+import { sandboxCommand } from './commands/sandbox.js';
 import { statusCommand } from './commands/status.js';
+import { isTuiOption, opensTui, tuiCommand } from './commands/tui.js';
 import type { Io } from './io.js';
 import { processIo } from './io.js';
 
@@ -23,14 +26,22 @@ Usage:
   mcprt [--home DIR | --codex-home DIR] [--strict] [command]
 
 Commands:
-  (none), status [--json]          start every server, print status by environment, exit
+  (none)                           on a terminal: the TUI (/mcp, /call, elicitation forms);
+                                   otherwise the same as status
+  tui [--remote ws://HOST:PORT [--token-file F]]
+                                   the TUI, on an in-process or a remote app-server
+  status [--json]                  start every server, print status by environment, exit
   mcp list [--json]                list configured servers
   mcp get <name> [--environment <id>] [--json]
   mcp add <name> [--env K=V]... [--environment <id>] (--url URL [--bearer-token-env-var VAR] | -- CMD ARGS...)
   mcp remove <name> [--environment <id>]
   call <server> <tool> [--environment <id>] [--args JSON] [--timeout-sec N]
+  history [--json] [--server S] [--environment ID | --thread-wide] [--status S] [--since ISO] [--limit N]
+                                   recorded tool calls, newest first
   app-server [--listen stdio|ws://127.0.0.1:PORT] [--ws-token-file F]
                                    serve the Codex-compatible JSON-RPC app-server
+  sandbox --sandbox-state-json JSON -- CMD ARGS...
+                                   run CMD under a sandbox state with bubblewrap
 
 Options:
   --home DIR         mcprt home (default $MCPRT_HOME, else ~/.mcprt); config is DIR/config.toml
@@ -48,15 +59,25 @@ export async function run(argv: readonly string[], io: Io = processIo): Promise<
     const [command, ...args] = rest;
     switch (command) {
       case undefined:
+        return opensTui(io)
+          ? await tuiCommand(args, globals, io)
+          : await statusCommand(args, globals, io);
       case 'status':
         return await statusCommand(args, globals, io);
+      case 'tui':
+        return await tuiCommand(args, globals, io);
       case 'mcp':
         return await mcpCommand(args, globals, io);
       case 'call':
         return await callCommand(args, globals, io);
+      case 'history':
+        return await historyCommand(args, globals, io);
       case 'app-server':
         return await appServerCommand(args, globals, io);
+      case 'sandbox':
+        return await sandboxCommand(args, io);
       default:
+        if (isTuiOption(command)) return await tuiCommand(rest, globals, io);
         throw new UsageError(`unknown command '${command}' (see mcprt --help)`);
     }
   } catch (error) {

@@ -24,8 +24,13 @@ export function readConfig(globals: GlobalOptions, io: Io): McprtConfig {
   return config;
 }
 
+/** The runtime with its history store (`$MCPRT_HOME/history.sqlite`); warnings go to stderr. */
 export function openRuntime(globals: GlobalOptions, io: Io): Runtime {
-  const { file, mode } = configFile(globals);
-  const config = readConfig(globals, io);
-  return new Runtime(config, { reload: () => loadConfig({ file, mode, strict: globals.strict }) });
+  const runtime = Runtime.load({
+    ...(globals.home !== undefined ? { home: globals.home } : {}),
+    ...(globals.codexHome !== undefined ? { codexHome: globals.codexHome } : {}),
+    strict: globals.strict,
+  });
+  for (const warning of runtime.config.warnings) io.err(`warning: ${warning.message}`);
+  return runtime;
 }

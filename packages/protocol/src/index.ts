@@ -117,6 +117,10 @@ export {
   TurnEnvironmentParams,
 } from './methods/thread.js';
 export {
+  ThreadSandboxStateUpdateParams,
+  ThreadSandboxStateUpdateResult,
+} from './methods/sandbox.js';
+export {
   ItemCompletedNotification,
   ItemStartedNotification,
   McpAppUi,
@@ -129,3 +133,15 @@ export {
   McpToolCallStatus,
   McpToolCallThreadItem,
 } from './methods/tool.js';
+export {
+  CancelRequestNotificationParams,
+  McpServerToolCancelParams,
+  McpServerToolCancelResult,
+  ServerRequestResolvedNotification,
+} from './methods/cancel.js';
+export {
+  HistoryCallStatus,
+  HistoryEntry,
+  HistoryListParams,
+  HistoryListResult,
+} from './methods/history.js';

@@ -18,16 +18,19 @@ describe('method table', () => {
     expect(flags(clientRequests)).toEqual({
       initialize: false,
       'thread/start': false,
+      'thread/sandboxState/update': false,
       'mcpServerStatus/list': false,
       'mcpServer/tool/call': false,
       'mcpServer/resource/read': false,
       'config/mcpServer/reload': false,
+      'mcpServer/tool/cancel': false,
+      'history/list': false,
       'environment/list': false,
     });
   });
 
   it('pins client notifications', () => {
-    expect(flags(clientNotifications)).toEqual({ initialized: false });
+    expect(flags(clientNotifications)).toEqual({ initialized: false, '$/cancelRequest': false });
   });
 
   it('pins server requests', () => {
@@ -41,6 +44,7 @@ describe('method table', () => {
       'item/mcpToolCall/progress': false,
       'item/started': false,
       'item/completed': false,
+      'serverRequest/resolved': false,
     });
   });
 });

@@ -7,8 +7,15 @@
 
 import type { z } from 'zod';
 
+import {
+  CancelRequestNotificationParams,
+  McpServerToolCancelParams,
+  McpServerToolCancelResult,
+  ServerRequestResolvedNotification,
+} from './methods/cancel.js';
 import { ConfigMcpServerReloadParams, ConfigMcpServerReloadResult } from './methods/config.js';
 import { EnvironmentListParams, EnvironmentListResult } from './methods/environment.js';
+import { HistoryListParams, HistoryListResult } from './methods/history.js';
 import {
   InitializedNotificationParams,
   InitializeParams,
@@ -29,6 +36,10 @@ import {
   McpServerToolCallResult,
   McpToolCallProgressNotification,
 } from './methods/tool.js';
+import {
+  ThreadSandboxStateUpdateParams,
+  ThreadSandboxStateUpdateResult,
+} from './methods/sandbox.js';
 import {
   ThreadStartedNotification,
   ThreadStartParams,
@@ -69,6 +80,11 @@ export const clientRequests = {
     ThreadStartResult,
     'Start a runtime session (thread) and its MCP servers.',
   ),
+  'thread/sandboxState/update': request(
+    ThreadSandboxStateUpdateParams,
+    ThreadSandboxStateUpdateResult,
+    "Replace a thread's sandbox state for later tool calls (mcprt extension).",
+  ),
   'mcpServerStatus/list': request(
     ListMcpServerStatusParams,
     ListMcpServerStatusResult,
@@ -89,6 +105,16 @@ export const clientRequests = {
     ConfigMcpServerReloadResult,
     'Re-read config.toml and apply it to running threads.',
   ),
+  'mcpServer/tool/cancel': request(
+    McpServerToolCancelParams,
+    McpServerToolCancelResult,
+    'Cancel an in-flight tool call by item id (mcprt extension).',
+  ),
+  'history/list': request(
+    HistoryListParams,
+    HistoryListResult,
+    'List recorded tool calls, newest first (mcprt extension).',
+  ),
   'environment/list': request(
     EnvironmentListParams,
     EnvironmentListResult,
@@ -101,6 +127,10 @@ export const clientNotifications = {
   initialized: notification(
     InitializedNotificationParams,
     'Sent once after the initialize response.',
+  ),
+  '$/cancelRequest': notification(
+    CancelRequestNotificationParams,
+    'Cancel an in-flight request by its JSON-RPC id (mcprt extension; LSP convention).',
   ),
 } as const;
 
@@ -126,6 +156,10 @@ export const serverNotifications = {
   ),
   'item/started': notification(ItemStartedNotification, 'A tool-call item started.'),
   'item/completed': notification(ItemCompletedNotification, 'A tool-call item completed.'),
+  'serverRequest/resolved': notification(
+    ServerRequestResolvedNotification,
+    'A server→client request was answered or withdrawn.',
+  ),
 } as const;
 
 export type ClientRequests = typeof clientRequests;

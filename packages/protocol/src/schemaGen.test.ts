@@ -72,18 +72,23 @@ describe('generated JSON Schema', () => {
     ).toEqual([
       'clientToServer request initialize',
       'clientToServer request thread/start',
+      'clientToServer request thread/sandboxState/update',
       'clientToServer request mcpServerStatus/list',
       'clientToServer request mcpServer/tool/call',
       'clientToServer request mcpServer/resource/read',
       'clientToServer request config/mcpServer/reload',
+      'clientToServer request mcpServer/tool/cancel',
+      'clientToServer request history/list',
       'clientToServer request environment/list',
       'clientToServer notification initialized',
+      'clientToServer notification $/cancelRequest',
       'serverToClient request mcpServer/elicitation/request',
       'serverToClient notification thread/started',
       'serverToClient notification mcpServer/startupStatus/updated',
       'serverToClient notification item/mcpToolCall/progress',
       'serverToClient notification item/started',
       'serverToClient notification item/completed',
+      'serverToClient notification serverRequest/resolved',
     ]);
     const refs = JSON.stringify(bundle).match(/"#\/definitions\/[^"]+"/g) ?? [];
     for (const ref of refs)

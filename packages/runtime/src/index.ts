@@ -18,7 +18,21 @@ export {
 } from './errors.js';
 export type { McprtErrorCode } from './errors.js';
 export * from './config/index.js';
-export { Runtime } from './manager/runtime.js';
+export { Runtime, HISTORY_FILE_NAME } from './manager/runtime.js';
+export { SqliteHistoryStore, HistoryCursorError } from './history/sqliteStore.js';
+export type {
+  ToolCallRecord,
+  ToolCallStatus,
+  HistoryQuery,
+  HistoryPage,
+  HistorySink,
+} from './history/types.js';
+export { redactArguments, capResult, REDACTED } from './history/redact.js';
+export type {
+  ToolCallStarted,
+  ToolCallProgress,
+  ToolCallCompleted,
+} from './manager/toolCallEvents.js';
 export type { RuntimeLoadOptions } from './manager/runtime.js';
 export { Session } from './manager/session.js';
 export type {
@@ -39,5 +53,16 @@ export type {
   StatusResourceTemplate,
 } from './manager/status.js';
 export type { InventoryTool, ToolDefinition } from './inventory/inventory.js';
+export type {
+  ElicitationHandler,
+  ElicitationRequest,
+  ElicitationResponse,
+} from './elicitation/types.js';
 export { assignModelToolNames, MAX_TOOL_NAME_LENGTH } from './inventory/naming.js';
 export { STDIO_ENV_ALLOW_LIST } from './launch/childEnv.js';
+export {
+  SANDBOX_STATE_KEY,
+  SANDBOX_STATE_META_KEY,
+  SANDBOX_LAUNCHER_KEY,
+  advertisesSandboxState,
+} from './sandbox/keys.js';

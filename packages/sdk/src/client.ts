@@ -178,6 +178,9 @@ export class McprtClient {
     if (signal?.aborted) return Promise.reject(toError(signal.reason));
 
     const { id, promise } = this.#pending.add(method, { timeoutMs, signal });
+    // Tell the server too (`$/cancelRequest`): for a tool call the MCP server then receives
+    // `notifications/cancelled`.
+    signal?.addEventListener('abort', () => this.#sendCancel(id), { once: true });
     try {
       this.#transport.send(
         params === undefined
@@ -188,6 +191,15 @@ export class McprtClient {
       this.#pending.reject(id, this.#closed ? this.#closedError(`${method} was not sent`) : error);
     }
     return promise as Promise<ClientRequestResult<M>>;
+  }
+
+  #sendCancel(id: RequestId): void {
+    if (this.#closed) return;
+    try {
+      this.#transport.send({ jsonrpc: JSONRPC, method: '$/cancelRequest', params: { id } });
+    } catch {
+      // the connection is going away; the request is rejected locally either way
+    }
   }
 
   /** Call `handler` for each notification of `method`; returns the unsubscribe function. */

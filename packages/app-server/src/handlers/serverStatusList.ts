@@ -57,7 +57,9 @@ export async function listServerStatus(params: ListInput, ctx: HandlerContext) {
   const end = Math.min(total, start + limit);
   const detail = params.detail ?? 'full';
   return {
-    data: statuses.slice(start, end).map((s) => toWireStatus(s, detail, true)),
+    // Without a thread there is no thread runtime: Codex reports `runtimeStatus: null`; the
+    // probe's view is still in `startupStatus`.
+    data: statuses.slice(start, end).map((s) => toWireStatus(s, detail, threadId !== null)),
     nextCursor: end < total ? String(end) : null,
   };
 }

@@ -15,6 +15,7 @@ import type { HandlerContext } from '../context.js';
 import { internalError, invalidRequest } from '../errorMap.js';
 import type { ThreadRecord } from '../threads.js';
 import { wireThread } from '../threads.js';
+import { elicitThroughPeer, forwardToolCalls, startupNotification } from '../threadEvents.js';
 
 interface ThreadStartInput {
   readonly ephemeral?: boolean | null | undefined;
@@ -40,7 +41,10 @@ export async function threadStart(params: ThreadStartInput, ctx: HandlerContext)
     cwd,
     environments: environments.filter((e) => e.environmentId !== 'local'),
     lazy: true,
+    sandboxState: params.sandboxState,
+    onElicitation: elicitThroughPeer(ctx.peer),
   });
+  forwardToolCalls(session, ctx.peer);
   const thread: ThreadRecord = {
     id: session.threadId,
     session,
@@ -49,21 +53,14 @@ export async function threadStart(params: ThreadStartInput, ctx: HandlerContext)
     ephemeral: params.ephemeral ?? false,
     createdAt: Math.floor(Date.now() / 1000),
     environments,
-    sandboxState: params.sandboxState,
+    inflight: new Map(),
   };
 
   // Startup events are held until the thread exists for the client (after the response).
   const held: StartupStatusEvent[] = [];
   let live = false;
   const forward = (e: StartupStatusEvent) =>
-    ctx.peer.notify('mcpServer/startupStatus/updated', {
-      threadId: e.threadId,
-      name: e.name,
-      environmentId: e.environmentId,
-      status: e.status,
-      error: e.error,
-      failureReason: e.failureKind === 'authentication' ? 'reauthenticationRequired' : null,
-    });
+    ctx.peer.notify('mcpServer/startupStatus/updated', startupNotification(e));
   session.on('startupStatus', (e) => (live ? forward(e) : held.push(e)));
   session.start();
 

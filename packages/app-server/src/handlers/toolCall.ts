@@ -1,9 +1,13 @@
 /**
  * `mcpServer/tool/call`: routes by `(server, environmentId?)` within the thread and returns the
  * MCP `CallToolResult` unchanged. Codex's rules: `arguments` must be a JSON object when present
- * (its error text); the thread id is injected into `_meta.threadId` (a client's value is
- * overwritten).
+ * (its error text); `_meta.threadId` is set to the thread (a client's value is overwritten; a
+ * non-object `_meta` is forwarded untouched). The call gets an item id (announced by
+ * `item/started`); `mcpServer/tool/cancel` with that id, `$/cancelRequest` with this request's id,
+ * or the client disconnecting cancels it (the server receives `notifications/cancelled`).
  */
+
+import { randomUUID } from 'node:crypto';
 
 import type { HandlerContext } from '../context.js';
 import { requireThread } from '../context.js';
@@ -26,15 +30,23 @@ export async function callTool(params: ToolCallInput, ctx: HandlerContext) {
       `tool call failed for \`${params.server}/${params.tool}\`: MCP tool arguments must be a JSON object, got ${JSON.stringify(args)}`,
     );
   }
-  const meta =
-    params._meta !== null && typeof params._meta === 'object' && !Array.isArray(params._meta)
-      ? { ...(params._meta as Record<string, unknown>), threadId: thread.id }
-      : { threadId: thread.id };
-  return thread.session.callTool({
-    server: params.server,
-    tool: params.tool,
-    ...(params.environmentId != null ? { environmentId: params.environmentId } : {}),
-    ...(args != null ? { arguments: args as Record<string, unknown> } : {}),
-    meta,
-  });
+  const itemId = `call_${randomUUID()}`;
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(new Error('tool call cancelled by the client'));
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  thread.inflight.set(itemId, controller);
+  try {
+    return await thread.session.callTool({
+      server: params.server,
+      tool: params.tool,
+      callId: itemId,
+      signal: controller.signal,
+      ...(params.environmentId != null ? { environmentId: params.environmentId } : {}),
+      ...(args != null ? { arguments: args as Record<string, unknown> } : {}),
+      ...(params._meta !== undefined ? { meta: params._meta } : {}),
+    });
+  } finally {
+    ctx.signal.removeEventListener('abort', onAbort);
+    thread.inflight.delete(itemId);
+  }
 }

@@ -100,6 +100,7 @@ describe('Codex 0.171 transcripts', () => {
     expect([...seen].sort()).toEqual([
       'notification initialized',
       'notification mcpServer/startupStatus/updated',
+      'notification serverRequest/resolved',
       'params config/mcpServer/reload',
       'params initialize',
       'params mcpServer/elicitation/request',

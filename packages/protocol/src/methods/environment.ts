@@ -13,7 +13,10 @@ export type EnvironmentListParams = z.infer<typeof EnvironmentListParams>;
 export const EnvironmentKind = z.enum(['local', 'exec', 'ssh']).meta({ id: 'EnvironmentKind' });
 export type EnvironmentKind = z.infer<typeof EnvironmentKind>;
 
-/** Connection state of an environment. */
+/**
+ * Connection state of an environment: `ready`; `connecting` (an ssh connection is being made);
+ * `disconnected` (not connected yet, or lost: `error` says why); `unavailable` (invalid config).
+ */
 export const EnvironmentStatus = z
   .enum(['ready', 'connecting', 'disconnected', 'unavailable'])
   .meta({ id: 'EnvironmentStatus' });
@@ -27,6 +30,12 @@ export const EnvironmentInfo = z
     status: EnvironmentStatus,
     error: z.string().nullable().describe('Why the environment is disconnected or unavailable.'),
     cwd: z.string().nullable().describe("The environment's cwd (the thread's, with threadId)."),
+    remoteConfigError: z
+      .string()
+      .nullable()
+      .describe(
+        "With threadId: why the environment's own config (ssh: the remote host's ~/.mcprt/config.toml) could not be read; its remote registrations are missing.",
+      ),
   })
   .meta({ id: 'EnvironmentInfo' });
 export type EnvironmentInfo = z.infer<typeof EnvironmentInfo>;

@@ -13,17 +13,21 @@ export type { AddServerOptions } from './edit.js';
 export { createLocator, locateKey, scanToml } from './locate.js';
 export type { KeyPath, Locator, SourcePosition, TomlEntry, TomlScan } from './locate.js';
 export { DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS } from './types.js';
+export { launcherPathProblem } from './sandboxLauncher.js';
+export { DEFAULT_HISTORY, DEFAULT_MAX_RESULT_BYTES, DEFAULT_REDACT_KEYS } from './history.js';
 export type {
   ConfigDiagnostic,
   ConfigLocation,
   EnvironmentConfig,
   EnvVarRef,
   EnvVarSource,
+  HistoryConfig,
   ExecEnvironmentConfig,
   InvalidServerConfig,
   McprtConfig,
   OAuthClientConfig,
   OAuthCredentialsStoreMode,
+  SandboxLauncherSetting,
   ServerConfig,
   SshEnvironmentConfig,
   StdioTransportConfig,

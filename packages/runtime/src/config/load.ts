@@ -11,6 +11,8 @@ import { parse, TomlError } from 'smol-toml';
 import { ConfigInvalidError, ConfigParseError } from '../errors.js';
 import { Context, Sink, sortByPosition } from './diagnostics.js';
 import { validateEnvironment } from './environment.js';
+import { DEFAULT_HISTORY, readHistoryConfig } from './history.js';
+import { DEFAULT_SANDBOX_LAUNCHER, readSandboxLauncher } from './sandboxLauncher.js';
 import type { Table } from './fields.js';
 import { Fields } from './fields.js';
 import { createLocator } from './locate.js';
@@ -44,6 +46,8 @@ const TOP_LEVEL_KEYS = new Set([
   'mcp_oauth_credentials_store',
   'mcp_oauth_callback_port',
   'mcp_oauth_callback_url',
+  'history',
+  'sandbox_launcher',
 ]);
 
 const CREDENTIALS_STORES = ['auto', 'keyring', 'file'] as const;
@@ -59,6 +63,8 @@ function emptyConfig(file: string): McprtConfig {
     mcpOAuthCredentialsStore: 'auto',
     mcpOAuthCallbackPort: null,
     mcpOAuthCallbackUrl: null,
+    history: DEFAULT_HISTORY,
+    sandboxLauncher: DEFAULT_SANDBOX_LAUNCHER,
   };
 }
 
@@ -115,6 +121,8 @@ export function loadConfig(opts: LoadConfigOptions): McprtConfig {
     'mcp_oauth_callback_port',
   );
   const mcpOAuthCallbackUrl = root.string('mcp_oauth_callback_url');
+  const history = mode === 'mcprt' ? readHistoryConfig(root, topWarn) : DEFAULT_HISTORY;
+  const sandboxLauncher = readSandboxLauncher(root, topWarn);
 
   const servers: ServerConfig[] = [];
   const invalidServers: InvalidServerConfig[] = [];
@@ -168,5 +176,7 @@ export function loadConfig(opts: LoadConfigOptions): McprtConfig {
     mcpOAuthCredentialsStore,
     mcpOAuthCallbackPort,
     mcpOAuthCallbackUrl,
+    history,
+    sandboxLauncher,
   };
 }

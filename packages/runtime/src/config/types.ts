@@ -128,6 +128,15 @@ export type EnvironmentConfig = ExecEnvironmentConfig | SshEnvironmentConfig;
 
 export type OAuthCredentialsStoreMode = 'auto' | 'keyring' | 'file';
 
+/** `[history]`: the tool-call history store. */
+export interface HistoryConfig {
+  readonly enabled: boolean;
+  /** Argument keys whose values are replaced by `[REDACTED]` before storage. */
+  readonly redactKeys: readonly string[];
+  /** Stored results larger than this are cut, with a truncation marker. */
+  readonly maxResultBytes: number;
+}
+
 export interface McprtConfig {
   /** Absolute path of the file read (may not exist: then everything is empty). */
   readonly file: string;
@@ -143,7 +152,16 @@ export interface McprtConfig {
   readonly mcpOAuthCredentialsStore: OAuthCredentialsStoreMode;
   readonly mcpOAuthCallbackPort: number | null;
   readonly mcpOAuthCallbackUrl: string | null;
+  readonly history: HistoryConfig;
+  /** `sandbox_launcher`: the launcher sent to local stdio servers (docs/sandbox.md). */
+  readonly sandboxLauncher: SandboxLauncherSetting;
 }
+
+/** `sandbox_launcher`: absent (mcprt's own executable), an absolute path, or invalid (none). */
+export type SandboxLauncherSetting =
+  | { readonly kind: 'default' }
+  | { readonly kind: 'path'; readonly path: string }
+  | { readonly kind: 'invalid'; readonly problem: string };
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
 export const DEFAULT_TOOL_TIMEOUT_MS = 300_000;

@@ -23,6 +23,9 @@ import type { ServerConfig } from '../config/types.js';
 import type { ExecutionEnvironment } from '../environments/types.js';
 import type { LaunchPlan } from '../launch/plan.js';
 import { StdioProcessTransport } from '../launch/stdioTransport.js';
+import type { ElicitationResponse } from '../elicitation/types.js';
+import { checkFormReply } from './elicitationReply.js';
+import { collectPages } from './paging.js';
 import { describeStartupFailure, StartupFailure } from './startupErrors.js';
 
 /** Node timers fire at once beyond 2^31-1 ms (~24.8 days): clamp configured timeouts. */
@@ -31,9 +34,23 @@ const clampMs = (ms: number) => Math.min(ms, MAX_TIMER_MS);
 
 export const CLIENT_INFO: Implementation = { name: 'mcprt', title: 'mcprt', version: '0.1.0' };
 
+/** An `elicitation/create` from the server, before scope and thread are attached. */
+export interface ServerElicitation {
+  readonly requestId: string | number;
+  readonly mode: 'form' | 'url';
+  readonly message: string;
+  readonly requestedSchema?: unknown;
+  readonly url?: string;
+  readonly elicitationId?: string;
+  readonly _meta: unknown;
+  readonly signal: AbortSignal;
+}
+
 export interface ConnectionListener {
   /** Tools, resources or templates changed after startup (server sent `list_changed`). */
   onInventoryChanged(): void;
+  /** The server asks the user for input; resolve with the host's answer. */
+  onElicitation(request: ServerElicitation): Promise<ElicitationResponse>;
   /** The transport closed unexpectedly after startup. */
   onClosed(reason: string): void;
 }
@@ -41,7 +58,8 @@ export interface ConnectionListener {
 export interface CallOptions {
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
-  readonly meta?: Record<string, unknown>;
+  /** Request `_meta`, sent as given (an object, or any value a client forwarded untouched). */
+  readonly meta?: unknown;
   readonly onProgress?: (progress: Progress) => void;
 }
 
@@ -53,6 +71,8 @@ export class ServerConnection {
   tools: Tool[] = [];
   resources: Resource[] = [];
   resourceTemplates: ResourceTemplate[] = [];
+  /** Why the last resource listing failed (the server still serves its tools), or null. */
+  resourcesError: string | null = null;
 
   constructor(
     readonly config: ServerConfig,
@@ -60,7 +80,33 @@ export class ServerConnection {
     private readonly plan: LaunchPlan,
     private readonly listener: ConnectionListener,
   ) {
-    this.client = new Client(CLIENT_INFO, { capabilities: {} });
+    this.client = new Client(CLIENT_INFO, {
+      capabilities: { elicitation: { form: { applyDefaults: true }, url: {} } },
+    });
+    this.client.setRequestHandler('elicitation/create', async (request, ctx) => {
+      const p = request.params as Record<string, unknown>;
+      const mode = p['mode'] === 'url' ? 'url' : 'form';
+      const reply = await this.listener.onElicitation({
+        requestId: ctx.mcpReq.id,
+        mode,
+        message: typeof p['message'] === 'string' ? p['message'] : '',
+        ...(mode === 'form' ? { requestedSchema: p['requestedSchema'] } : {}),
+        ...(typeof p['url'] === 'string' ? { url: p['url'] } : {}),
+        ...(typeof p['elicitationId'] === 'string' ? { elicitationId: p['elicitationId'] } : {}),
+        _meta: p['_meta'] ?? null,
+        signal: ctx.mcpReq.signal,
+      });
+      if (reply.action !== 'accept') return { action: reply.action };
+      const content =
+        mode === 'form' ? checkFormReply(p['requestedSchema'], reply.content ?? {}) : undefined;
+      return {
+        action: 'accept' as const,
+        ...(content !== undefined
+          ? { content: content as Record<string, string | number | boolean | string[]> }
+          : {}),
+        ...(reply._meta ? { _meta: reply._meta } : {}),
+      };
+    });
   }
 
   get serverInfo(): Implementation | undefined {
@@ -130,7 +176,7 @@ export class ServerConnection {
     const params: {
       name: string;
       arguments?: Record<string, unknown>;
-      _meta?: Record<string, unknown>;
+      _meta?: unknown;
     } = { name };
     if (args !== undefined) params.arguments = args;
     if (options.meta !== undefined) params._meta = options.meta;
@@ -169,8 +215,11 @@ export class ServerConnection {
   private buildTransport(): Transport {
     if (this.plan.kind === 'stdio')
       return new StdioProcessTransport(this.environment, this.plan.spec);
+    // An environment that tunnels HTTP (ssh) resolves the URL on its side through its fetch.
+    const access = this.environment.http();
     return new StreamableHTTPClientTransport(new URL(this.plan.url), {
       requestInit: { headers: this.plan.headers },
+      ...(access.kind === 'tunnel' ? { fetch: access.fetch } : {}),
     });
   }
 
@@ -201,23 +250,66 @@ export class ServerConnection {
     return 'connection closed';
   }
 
+  /** Every resource of the server, page by page (duplicate cursors are an error). */
+  async listAllResources(opts: { timeoutMs: number; signal?: AbortSignal }): Promise<Resource[]> {
+    return collectPages('resources/list', async (cursor) => {
+      const r = await this.client.request(
+        { method: 'resources/list', params: cursor === undefined ? {} : { cursor } },
+        requestOptions(opts),
+      );
+      return { items: r.resources, nextCursor: r.nextCursor };
+    });
+  }
+
+  /** Every resource template of the server, page by page. */
+  async listAllResourceTemplates(opts: {
+    timeoutMs: number;
+    signal?: AbortSignal;
+  }): Promise<ResourceTemplate[]> {
+    return collectPages('resources/templates/list', async (cursor) => {
+      const r = await this.client.request(
+        { method: 'resources/templates/list', params: cursor === undefined ? {} : { cursor } },
+        requestOptions(opts),
+      );
+      return { items: r.resourceTemplates, nextCursor: r.nextCursor };
+    });
+  }
+
+  private async listAllTools(opts: { timeoutMs: number; signal?: AbortSignal }): Promise<Tool[]> {
+    return collectPages('tools/list', async (cursor) => {
+      const r = await this.client.request(
+        { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+        requestOptions(opts),
+      );
+      return { items: r.tools, nextCursor: r.nextCursor };
+    });
+  }
+
   private async refreshInventory(opts: { timeoutMs: number; signal?: AbortSignal }): Promise<void> {
     const caps = this.client.getServerCapabilities() ?? {};
-    const request = {
-      timeout: opts.timeoutMs,
-      cacheMode: 'bypass' as const,
-      ...(opts.signal ? { signal: opts.signal } : {}),
-    };
-    this.tools = caps.tools ? (await this.client.listTools(undefined, request)).tools : [];
+    this.tools = caps.tools ? await this.listAllTools(opts) : [];
     if (caps.resources) {
       // Resources are optional extras: a server whose listing fails still serves its tools.
       const [resources, templates] = await Promise.allSettled([
-        this.client.listResources(undefined, request),
-        this.client.listResourceTemplates(undefined, request),
+        this.listAllResources(opts),
+        this.listAllResourceTemplates(opts),
       ]);
-      this.resources = resources.status === 'fulfilled' ? resources.value.resources : [];
-      this.resourceTemplates =
-        templates.status === 'fulfilled' ? templates.value.resourceTemplates : [];
+      this.resources = resources.status === 'fulfilled' ? resources.value : [];
+      this.resourceTemplates = templates.status === 'fulfilled' ? templates.value : [];
+      this.resourcesError =
+        resources.status === 'rejected'
+          ? errorText(resources.reason)
+          : templates.status === 'rejected'
+            ? errorText(templates.reason)
+            : null;
     }
   }
+}
+
+function requestOptions(opts: { timeoutMs: number; signal?: AbortSignal }) {
+  return { timeout: clampMs(opts.timeoutMs), ...(opts.signal ? { signal: opts.signal } : {}) };
+}
+
+function errorText(reason: unknown): string {
+  return reason instanceof Error ? reason.message : String(reason);
 }

@@ -1,11 +1,13 @@
 /**
  * The execution-environment seam: where a stdio server's process runs and how HTTP servers are
  * reached. `local` spawns children of this process; `exec` runs them through a command prefix
- * (`docker exec -i ctr`, `kubectl exec -i pod --`); `ssh` (later) runs them on a remote host.
- * Everything above this folder sees only this interface.
+ * (`docker exec -i ctr`, `kubectl exec -i pod --`); `ssh` runs them on a remote host over one
+ * multiplexed connection. Everything above this folder sees only this interface.
  */
 
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+
+import type { ConfigDiagnostic, InvalidServerConfig, ServerConfig } from '../config/types.js';
 
 /** What to run for one stdio server, already resolved for the environment. */
 export interface StdioLaunchSpec {
@@ -21,9 +23,36 @@ export interface StdioLaunchSpec {
   readonly cwd: string | null;
 }
 
-/** How HTTP servers registered in an environment are reached. */
+/** A WHATWG-compatible `fetch` (the MCP SDK's `FetchLike`). */
+export type EnvironmentFetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
+/**
+ * How HTTP servers registered in an environment are reached: directly from this process, through
+ * the environment (`tunnel`: every request goes through `fetch`, so the URL is resolved on the
+ * environment's side), or not at all.
+ */
 export type HttpAccess =
-  { readonly kind: 'direct' } | { readonly kind: 'unsupported'; readonly reason: string };
+  | { readonly kind: 'direct' }
+  | { readonly kind: 'tunnel'; readonly fetch: EnvironmentFetch }
+  | { readonly kind: 'unsupported'; readonly reason: string };
+
+/** Connection health of an environment that holds a connection (ssh). */
+export interface EnvironmentHealth {
+  readonly state: 'ready' | 'connecting' | 'disconnected';
+  /** Why the last connection attempt failed or the connection was lost (null otherwise). */
+  readonly error: string | null;
+  /** Epoch ms before which use does not retry (reconnect backoff); null: the next use retries. */
+  readonly nextAttemptAt: number | null;
+}
+
+/** Registrations an environment contributes from its own config (ssh: the remote host's). */
+export interface EnvironmentRegistrations {
+  /** Where they were read, as diagnostics name it. */
+  readonly file: string;
+  readonly servers: readonly ServerConfig[];
+  readonly invalidServers: readonly InvalidServerConfig[];
+  readonly warnings: readonly ConfigDiagnostic[];
+}
 
 export interface ExecutionEnvironment {
   readonly id: string;
@@ -41,4 +70,15 @@ export interface ExecutionEnvironment {
   http(): HttpAccess;
   /** Release environment-wide resources (e.g. an ssh control connection). */
   close(): Promise<void>;
+  /** Health of a connection-holding environment; absent means always usable. */
+  health?(): EnvironmentHealth;
+  /** Subscribe to health changes; returns the unsubscribe function. */
+  onHealthChange?(listener: (health: EnvironmentHealth) => void): () => void;
+  /** Forget reconnect backoff so the next use connects at once (a config reload does this). */
+  resetBackoff?(): void;
+  /**
+   * Read the registrations this environment contributes from its own config. Rejects with an
+   * error whose message names the environment when the config cannot be read or parsed.
+   */
+  readRegistrations?(): Promise<EnvironmentRegistrations>;
 }

@@ -6,8 +6,10 @@
  */
 
 import type { InvalidServerConfig, ServerConfig } from '../config/types.js';
+import type { ServerElicitation } from '../connection/connection.js';
 import { ServerConnection } from '../connection/connection.js';
 import { failedToStart, StartupFailure } from '../connection/startupErrors.js';
+import type { ElicitationResponse } from '../elicitation/types.js';
 import type { EnvironmentRegistry } from '../environments/registry.js';
 import type { LaunchPlan } from '../launch/plan.js';
 import { LaunchPlanError, planLaunch } from '../launch/plan.js';
@@ -22,6 +24,7 @@ export type RegistrationSource =
 export interface RegistrationHooks {
   onStartup(reg: Registration): void;
   onInventoryChanged(reg: Registration): void;
+  onElicitation(reg: Registration, request: ServerElicitation): Promise<ElicitationResponse>;
 }
 
 export interface RegistrationContext {
@@ -29,6 +32,8 @@ export interface RegistrationContext {
   readonly processEnv: NodeJS.ProcessEnv;
   /** The session's cwd for an execution environment (null when it has none). */
   readonly cwdFor: (environmentId: string) => string | null;
+  /** Whether the session selected this (configured) execution environment. */
+  readonly isSelected: (environmentId: string) => boolean;
 }
 
 /** Resolve where a server runs and how it is launched; any problem is a startup failure. */
@@ -109,8 +114,22 @@ export class Registration {
     if (!this.enabled) this.connectionStatus = 'disabled';
   }
 
+  /** Enabled in config, and its execution environment is selected by the session. */
   get enabled(): boolean {
-    return this.source.config.enabled;
+    return this.source.config.enabled && this.notSelectedReason === null;
+  }
+
+  /**
+   * Why a thread-wide server does not run in this session although it is enabled: it executes
+   * in an environment the session did not select (Codex lists it as disabled). Null otherwise.
+   */
+  get notSelectedReason(): string | null {
+    const config = this.config;
+    if (!config || config.scope.environmentId !== null) return null;
+    const envId = config.executionEnvironmentId;
+    if (envId === 'local' || !this.ctx.environments.has(envId) || this.ctx.isSelected(envId))
+      return null;
+    return `it runs in environment \`${envId}\`, which this thread did not select`;
   }
 
   get required(): boolean {
@@ -161,10 +180,16 @@ export class Registration {
     }
     const config = this.config!;
     const environment = this.ctx.environments.get(config.executionEnvironmentId)!;
-    const connection = new ServerConnection(config, environment, this.planned.plan, {
-      onInventoryChanged: () => this.hooks.onInventoryChanged(this),
-      onClosed: (reason) => this.onCrash(connection, reason),
-    });
+    const connection: ServerConnection = new ServerConnection(
+      config,
+      environment,
+      this.planned.plan,
+      {
+        onInventoryChanged: () => this.hooks.onInventoryChanged(this),
+        onClosed: (reason: string) => this.onCrash(connection, reason),
+        onElicitation: (request: ServerElicitation) => this.hooks.onElicitation(this, request),
+      },
+    );
     this.connection = connection;
     try {
       await connection.start(this.abort.signal);

@@ -4,10 +4,15 @@
  * session (unchanged registrations keep their processes).
  */
 
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+
 import { loadConfig } from '../config/load.js';
 import { resolveConfigFile } from '../config/paths.js';
 import type { McprtConfig } from '../config/types.js';
 import { EnvironmentRegistry } from '../environments/registry.js';
+import type { ExecutionEnvironment } from '../environments/types.js';
+import { SqliteHistoryStore } from '../history/sqliteStore.js';
 import type { SessionOptions } from './session.js';
 import { Session } from './session.js';
 
@@ -21,21 +26,39 @@ export interface RuntimeLoadOptions {
   readonly processEnv?: NodeJS.ProcessEnv;
 }
 
+export const HISTORY_FILE_NAME = 'history.sqlite';
+
 export class Runtime {
   private configValue: McprtConfig;
   private registry: EnvironmentRegistry;
   private readonly sessions = new Set<Session>();
   private readonly processEnv: NodeJS.ProcessEnv;
   private readonly reloadSource: (() => McprtConfig) | null;
+  /** Environments replaced by a config change, closed at the next reload or close. */
+  private readonly retired: ExecutionEnvironment[] = [];
+  /** The tool-call history store, when history is enabled. */
+  readonly history: SqliteHistoryStore | null;
 
   constructor(
     config: McprtConfig,
-    options: { processEnv?: NodeJS.ProcessEnv; reload?: () => McprtConfig } = {},
+    options: {
+      processEnv?: NodeJS.ProcessEnv;
+      reload?: () => McprtConfig;
+      /** History database file; omitted or null: calls are not recorded. */
+      historyFile?: string | null;
+    } = {},
   ) {
     this.configValue = config;
     this.processEnv = options.processEnv ?? process.env;
     this.registry = new EnvironmentRegistry(config, this.processEnv);
     this.reloadSource = options.reload ?? null;
+    this.history =
+      options.historyFile && config.history.enabled
+        ? new SqliteHistoryStore(options.historyFile, {
+            redactKeys: config.history.redactKeys,
+            maxResultBytes: config.history.maxResultBytes,
+          })
+        : null;
   }
 
   /** Load `config.toml` from the mcprt home (or a Codex home) and build a runtime. */
@@ -47,7 +70,13 @@ export class Runtime {
       env,
     });
     const read = () => loadConfig({ file, mode, strict: options.strict ?? false });
-    return new Runtime(read(), { processEnv: env, reload: read });
+    const home =
+      mode === 'codex' ? (env['MCPRT_HOME'] ?? join(homedir(), '.mcprt')) : dirname(file);
+    return new Runtime(read(), {
+      processEnv: env,
+      reload: read,
+      historyFile: join(home, HISTORY_FILE_NAME),
+    });
   }
 
   get config(): McprtConfig {
@@ -65,6 +94,7 @@ export class Runtime {
       this.registry,
       {
         processEnv: this.processEnv,
+        history: this.history,
         onClose: (s) => this.sessions.delete(s),
       },
       options,
@@ -83,20 +113,29 @@ export class Runtime {
     const next = config ?? this.reloadSource?.() ?? this.configValue;
     if (next !== this.configValue && JSON.stringify(next) !== JSON.stringify(this.configValue)) {
       this.configValue = next;
-      this.registry = new EnvironmentRegistry(next, this.processEnv);
+      this.registry = new EnvironmentRegistry(next, this.processEnv, this.registry);
+      // Changed environments stay open for the sessions still on them until the next reload.
+      this.retired.push(...this.registry.retired);
     }
     return next;
   }
 
-  /** Re-read the config (or take the one given) and apply it to every open session. */
+  /**
+   * Re-read the config (or take the one given) and apply it to every open session. Environments
+   * that hold a connection forget their reconnect backoff (a reload reconnects at once).
+   */
   async reload(config?: McprtConfig): Promise<McprtConfig> {
     const next = this.refreshConfig(config);
+    for (const id of this.registry.configuredIds) this.registry.get(id)?.resetBackoff?.();
     await Promise.all([...this.sessions].map((s) => s.applyConfig(next, this.registry)));
+    await Promise.allSettled(this.retired.splice(0).map((e) => e.close()));
     return next;
   }
 
   async close(): Promise<void> {
     await Promise.all([...this.sessions].map((s) => s.close()));
+    await Promise.allSettled(this.retired.splice(0).map((e) => e.close()));
     await this.registry.close();
+    this.history?.close();
   }
 }

@@ -10,7 +10,10 @@ import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 
 import type { McprtConfig } from '../config/types.js';
+import type { ElicitationHandler, ElicitationRequest } from '../elicitation/types.js';
 import type { EnvironmentRegistry } from '../environments/registry.js';
+import { RemoteRegistrations } from './remoteRegistrations.js';
+import type { HistorySink } from '../history/types.js';
 import {
   RequestFailedError,
   RequiredServersError,
@@ -23,8 +26,12 @@ import { ToolInventory } from '../inventory/inventory.js';
 import type { InventoryTool } from '../inventory/inventory.js';
 import { isToolEnabled } from '../inventory/toolFilter.js';
 import { resolveScope } from '../routing/resolve.js';
+import { sandboxTarget, SessionSandbox } from '../sandbox/sessionSandbox.js';
 import type { RegistrationScope } from '../scope.js';
 import { scopeKey } from '../scope.js';
+import { ElicitationRelay } from './elicitations.js';
+import type { ToolCallCompleted, ToolCallProgress, ToolCallStarted } from './toolCallEvents.js';
+import { isPlainObjectOrAbsent, ToolCallTracker, withThreadId } from './toolCalls.js';
 import { Registration } from './registration.js';
 import type { RegistrationSource } from './registration.js';
 import { collectStatus } from './statusView.js';
@@ -46,11 +53,19 @@ export interface SessionOptions {
   readonly environments?: readonly SessionEnvironment[];
   /** Include only the registrations this returns true for. */
   readonly filter?: (scope: RegistrationScope) => boolean;
+  /** Answers servers' elicitation requests; without one, every request is declined at once. */
+  readonly onElicitation?: ElicitationHandler;
   /**
    * Start nothing up front: each registration starts on first use (a tool call, a resource
    * read, `start()` or `ready()`). The CLI's `call` uses this to start only its target.
    */
   readonly lazy?: boolean;
+  /**
+   * The thread's sandbox state: an opaque JSON value sent to servers that advertise
+   * `codex/sandbox-state` exactly as given (see docs/sandbox.md). Change it with
+   * `setSandboxState`.
+   */
+  readonly sandboxState?: unknown;
 }
 
 export interface ToolCallRequest {
@@ -58,8 +73,11 @@ export interface ToolCallRequest {
   readonly tool: string;
   readonly environmentId?: string | null;
   readonly arguments?: Record<string, unknown>;
-  readonly meta?: Record<string, unknown>;
+  /** Request `_meta`: an object is sent with `threadId` set; anything else is forwarded as is. */
+  readonly meta?: unknown;
   readonly signal?: AbortSignal;
+  /** Call id used in events and history (default: a fresh UUID). */
+  readonly callId?: string;
   /** Overrides the registration's `tool_timeout_sec`. */
   readonly timeoutMs?: number;
   readonly onProgress?: (progress: {
@@ -72,10 +90,17 @@ export interface ToolCallRequest {
 export interface SessionEvents {
   startupStatus: [StartupStatusEvent];
   inventoryChanged: [{ scope: RegistrationScope }];
+  toolCallStarted: [ToolCallStarted];
+  toolCallProgress: [ToolCallProgress];
+  toolCallCompleted: [ToolCallCompleted];
+  /** An environment's own config was read (error: why it could not be, naming it). */
+  environmentRegistrations: [{ environmentId: string; error: string | null }];
 }
 
 export interface SessionContext {
   readonly processEnv: NodeJS.ProcessEnv;
+  /** Where tool calls are recorded (none: not recorded). */
+  readonly history?: HistorySink | null;
   /** Called once when the session closes (the runtime forgets it). */
   readonly onClose?: (session: Session) => void;
 }
@@ -88,6 +113,16 @@ export class Session extends EventEmitter<SessionEvents> {
   private inventoryCache: ToolInventory | null = null;
   private closed = false;
   private registry: EnvironmentRegistry;
+  private readonly elicitations: ElicitationRelay;
+  private readonly calls: ToolCallTracker;
+  private readonly sandbox: SessionSandbox;
+  private config: McprtConfig;
+  private startedAll = false;
+  /** Registrations contributed by environments' own configs (ssh: the remote host's). */
+  private readonly remote = new RemoteRegistrations((id) => this.applyRemote(id));
+  /** Registrations that failed because their environment's connection was down or lost. */
+  private readonly lost = new WeakSet<Registration>();
+  private unwatch: (() => void)[] = [];
 
   constructor(
     config: McprtConfig,
@@ -97,8 +132,16 @@ export class Session extends EventEmitter<SessionEvents> {
   ) {
     super();
     this.registry = registry;
+    this.config = config;
     this.threadId = options.threadId ?? randomUUID();
+    this.elicitations = new ElicitationRelay(this.threadId, options.onElicitation ?? null);
+    this.calls = new ToolCallTracker(this.threadId, ctx.history ?? null, {
+      started: (e) => this.emit('toolCallStarted', e),
+      progress: (e) => this.emit('toolCallProgress', e),
+      completed: (e) => this.emit('toolCallCompleted', e),
+    });
     this.cwd = options.cwd ?? null;
+    this.sandbox = new SessionSandbox(options.sandboxState, config.sandboxLauncher);
     this.environments =
       options.environments ??
       registry.configuredIds.map((id) => ({
@@ -106,12 +149,40 @@ export class Session extends EventEmitter<SessionEvents> {
         cwd: registry.get(id)?.defaultCwd ?? this.cwd,
       }));
     for (const source of this.sourcesFor(config)) this.add(source);
+    this.watchEnvironments();
+  }
+
+  /** The thread's current sandbox state (the host's value itself), or undefined when none. */
+  get sandboxState(): unknown {
+    return this.sandbox.state;
+  }
+
+  /** Replace the sandbox state for tool calls issued from now on (`null` clears it). */
+  setSandboxState(state: unknown): void {
+    this.sandbox.setState(state);
+  }
+
+  /** Set (or clear) the handler for servers' elicitation requests. */
+  setElicitationHandler(handler: ElicitationHandler | null): void {
+    this.elicitations.setHandler(handler);
+  }
+
+  /** Elicitation requests currently waiting for the host's answer. */
+  pendingElicitations(): ElicitationRequest[] {
+    return this.elicitations.list();
   }
 
   /** Start every enabled registration concurrently (idempotent). */
   start(): this {
+    this.startedAll = true;
+    this.remote.read(this.registry, this.selectedIds());
     for (const reg of this.registrations.values()) void reg.start();
     return this;
+  }
+
+  /** Why the environment's own config (ssh: the remote `~/.mcprt/config.toml`) was not read. */
+  registrationsError(environmentId: string): string | null {
+    return this.remote.error(environmentId);
   }
 
   /**
@@ -121,6 +192,7 @@ export class Session extends EventEmitter<SessionEvents> {
    */
   async ready(options: { requiredOnly?: boolean } = {}): Promise<StartupSummary> {
     this.start();
+    await this.remote.settled();
     const waitFor = [...this.registrations.values()].filter(
       (r) => !options.requiredOnly || (r.required && r.enabled),
     );
@@ -186,20 +258,47 @@ export class Session extends EventEmitter<SessionEvents> {
     return this.inventory().tools;
   }
 
+  /**
+   * Call a tool of one registration. Emits `toolCallStarted`/`toolCallProgress`/
+   * `toolCallCompleted` and records the call in history. The MCP result is returned unchanged
+   * (also with `isError: true`); transport failures, timeouts and cancellation reject.
+   */
   async callTool(request: ToolCallRequest) {
+    const authority = this.sandbox.capture(); // the thread's state when the call is issued
     const reg = await this.liveRegistration(request.server, request.environmentId);
     const config = reg.config!;
     if (!isToolEnabled(config, request.tool)) throw new ToolDisabledError(request.tool, reg.label);
     const connection = reg.connection!;
+    const call = this.calls.begin(reg.scope, request);
     try {
-      return await connection.callTool(request.tool, request.arguments, {
+      const target = sandboxTarget(config, connection.capabilities);
+      const meta = await authority.meta(target, withThreadId(request.meta, this.threadId));
+      const args = authority.arguments(request.arguments);
+      const result = await connection.callTool(request.tool, args, {
         timeoutMs: request.timeoutMs ?? config.toolTimeoutMs,
+        meta,
         ...(request.signal ? { signal: request.signal } : {}),
-        ...(request.meta ? { meta: request.meta } : {}),
-        ...(request.onProgress ? { onProgress: request.onProgress } : {}),
+        // A progress token lives in `_meta`; a non-object `_meta` is forwarded untouched, so no
+        // progress is requested for it.
+        ...(isPlainObjectOrAbsent(meta)
+          ? {
+              onProgress: (p: {
+                progress: number;
+                total?: number | undefined;
+                message?: string | undefined;
+              }) => {
+                call.progress(p);
+                request.onProgress?.(p);
+              },
+            }
+          : {}),
       });
+      call.finish(result as Record<string, unknown>, null, request.signal);
+      return result;
     } catch (error) {
-      throw requestFailed(`tools/call`, reg.label, error);
+      const failure = requestFailed(`tools/call`, reg.label, error);
+      call.finish(null, failure.message, request.signal);
+      throw failure;
     }
   }
 
@@ -214,6 +313,50 @@ export class Session extends EventEmitter<SessionEvents> {
       ...(args ? { arguments: args } : {}),
       ...(signal ? { signal } : {}),
     });
+  }
+
+  /**
+   * Resources of every ready registration (or of one: `server` + optional `environmentId`, the
+   * usual routing), fetched live page by page. A server that fails (e.g. `resources/list
+   * returned duplicate cursor`) is left out and reported in `errors`; the others are listed.
+   */
+  async listResources(filter: { server?: string; environmentId?: string | null } = {}) {
+    return this.collectLive(filter, (c, timeoutMs) => c.listAllResources({ timeoutMs }));
+  }
+
+  /** Resource templates, as `listResources`. */
+  async listResourceTemplates(filter: { server?: string; environmentId?: string | null } = {}) {
+    return this.collectLive(filter, (c, timeoutMs) => c.listAllResourceTemplates({ timeoutMs }));
+  }
+
+  private async collectLive<T>(
+    filter: { server?: string; environmentId?: string | null },
+    fetch: (connection: NonNullable<Registration['connection']>, timeoutMs: number) => Promise<T[]>,
+  ): Promise<{
+    data: { scope: RegistrationScope; items: T[] }[];
+    errors: { scope: RegistrationScope; error: string }[];
+  }> {
+    const regs =
+      filter.server !== undefined
+        ? [await this.liveRegistration(filter.server, filter.environmentId)]
+        : [...this.registrations.values()].filter(
+            (r) => r.connection && r.startupStatus === 'ready',
+          );
+    const settled = await Promise.allSettled(
+      regs.map((r) => fetch(r.connection!, r.config!.toolTimeoutMs)),
+    );
+    const data: { scope: RegistrationScope; items: T[] }[] = [];
+    const errors: { scope: RegistrationScope; error: string }[] = [];
+    settled.forEach((outcome, i) => {
+      const scope = regs[i]!.scope;
+      if (outcome.status === 'fulfilled') data.push({ scope, items: outcome.value });
+      else
+        errors.push({
+          scope,
+          error: outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason),
+        });
+    });
+    return { data, errors };
   }
 
   async readResource(request: {
@@ -241,7 +384,12 @@ export class Session extends EventEmitter<SessionEvents> {
    */
   async applyConfig(config: McprtConfig, registry: EnvironmentRegistry): Promise<void> {
     if (this.closed) throw new SessionClosedError(this.threadId);
+    const previous = this.registry;
     this.registry = registry;
+    this.config = config;
+    this.watchEnvironments();
+    this.remote.read(registry, this.selectedIds(), true);
+    this.sandbox.setLauncherSetting(config.sandboxLauncher);
     const next = new Map(this.sourcesFor(config).map((s) => [scopeKey(s.config.scope), s]));
     const stops: Promise<void>[] = [];
     for (const [key, reg] of this.registrations) {
@@ -259,8 +407,15 @@ export class Session extends EventEmitter<SessionEvents> {
     for (const [key, source] of next) {
       const current = this.registrations.get(key);
       const candidate = this.build(source);
+      // Unchanged and healthy: keep the process. A failed or cancelled one is retried (Codex).
+      const healthy = current?.startupStatus !== 'failed' && current?.startupStatus !== 'cancelled';
+      // A changed environment (a new object) restarts the servers that execute in it.
+      const envId = current?.config?.executionEnvironmentId;
+      const sameEnvironment = envId === undefined || previous.get(envId) === registry.get(envId);
       if (
         current &&
+        healthy &&
+        sameEnvironment &&
         current.identity === candidate.identity &&
         current.enabled === candidate.enabled
       ) {
@@ -278,6 +433,7 @@ export class Session extends EventEmitter<SessionEvents> {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    for (const off of this.unwatch.splice(0)) off();
     this.ctx.onClose?.(this);
     await Promise.all([...this.registrations.values()].map((r) => r.stop()));
   }
@@ -293,9 +449,14 @@ export class Session extends EventEmitter<SessionEvents> {
     environmentId?: string | null,
   ): Promise<Registration> {
     if (this.closed) throw new SessionClosedError(this.threadId);
-    const reg = this.registration(this.resolve(server, environmentId));
+    await this.remoteFor(server, environmentId);
+    let reg = this.registration(this.resolve(server, environmentId));
+    if (this.lost.has(reg)) reg = this.revive(reg);
     if (!reg.enabled)
-      throw new ServerUnavailableError(reg.label, 'it is disabled in the configuration');
+      throw new ServerUnavailableError(
+        reg.label,
+        reg.notSelectedReason ?? 'it is disabled in the configuration',
+      );
     await reg.start();
     if (!reg.connection || reg.startupStatus !== 'ready') {
       throw new ServerUnavailableError(reg.label, reg.error ?? reg.connectionStatus);
@@ -317,15 +478,135 @@ export class Session extends EventEmitter<SessionEvents> {
     const inScope = (scope: RegistrationScope) =>
       (scope.environmentId === null || selected.has(scope.environmentId)) &&
       (this.options.filter?.(scope) ?? true);
-    const sources: RegistrationSource[] = [
+    const local: RegistrationSource[] = [
       ...config.servers.map((c) => ({ kind: 'valid' as const, config: c })),
       ...config.invalidServers.map((c) => ({ kind: 'invalid' as const, config: c })),
+    ];
+    // This machine's config wins over a remote host's own for the same scope.
+    const localKeys = new Set(local.map((s) => scopeKey(s.config.scope)));
+    const sources = [
+      ...local,
+      ...this.remote.sources().filter((s) => !localKeys.has(scopeKey(s.config.scope))),
     ];
     const order = (s: RegistrationSource) => {
       const env = s.config.scope.environmentId;
       return env === null ? -1 : this.environments.findIndex((e) => e.environmentId === env);
     };
     return sources.filter((s) => inScope(s.config.scope)).sort((a, b) => order(a) - order(b));
+  }
+
+  private selectedIds(): string[] {
+    return this.environments.map((e) => e.environmentId);
+  }
+
+  /** Before routing a request: make sure the environments it may land in have been read. */
+  private async remoteFor(server: string, environmentId?: string | null): Promise<void> {
+    const selected = this.selectedIds();
+    const has = (env: string | null) =>
+      this.scopes().some((s) => s.name === server && s.environmentId === env);
+    if (environmentId !== undefined && environmentId !== null) {
+      const ids = selected.filter((id) => id === environmentId);
+      this.remote.read(this.registry, ids);
+      await this.remote.settled(ids);
+      return;
+    }
+    if (has(null)) return;
+    // Legacy routing: only the environments up to the first one that has the name matter.
+    for (const id of selected) {
+      this.remote.read(this.registry, [id]);
+      await this.remote.settled([id]);
+      if (has(id)) return;
+    }
+  }
+
+  /**
+   * An environment's own config was (re)read: add, replace or remove that environment's
+   * registrations only (others, and unchanged ones, are left alone), then restore the order.
+   */
+  private applyRemote(environmentId: string): void {
+    if (this.closed) return;
+    this.emit('environmentRegistrations', {
+      environmentId,
+      error: this.remote.error(environmentId),
+    });
+    const ordered = this.sourcesFor(this.config);
+    const next = new Map(
+      ordered
+        .filter((s) => s.config.scope.environmentId === environmentId)
+        .map((s) => [scopeKey(s.config.scope), s]),
+    );
+    for (const [key, reg] of this.registrations) {
+      if (reg.scope.environmentId !== environmentId || next.has(key)) continue;
+      this.registrations.delete(key);
+      void reg.stop({
+        status: 'cancelled',
+        error: `MCP server \`${reg.label}\` was removed from the configuration`,
+        kind: 'removed',
+      });
+    }
+    for (const [key, source] of next) {
+      const current = this.registrations.get(key);
+      const candidate = this.build(source);
+      if (current?.identity === candidate.identity && current.enabled === candidate.enabled) {
+        current.source = source;
+        continue;
+      }
+      if (current) void current.stop();
+      this.registrations.set(key, candidate);
+      if (this.startedAll) void candidate.start();
+    }
+    const byKey = new Map(this.registrations);
+    this.registrations.clear();
+    for (const s of ordered) {
+      const key = scopeKey(s.config.scope);
+      const reg = byKey.get(key);
+      if (reg) this.registrations.set(key, reg);
+      byKey.delete(key);
+    }
+    for (const [key, reg] of byKey) this.registrations.set(key, reg);
+    this.inventoryCache = null;
+  }
+
+  /** Follow the health of every environment that holds a connection. */
+  private watchEnvironments(): void {
+    for (const off of this.unwatch.splice(0)) off();
+    for (const id of this.registry.configuredIds) {
+      const off = this.registry.get(id)?.onHealthChange?.((health) => {
+        if (health.state === 'disconnected' && health.error !== null) {
+          this.environmentLost(id, health.error);
+        }
+      });
+      if (off) this.unwatch.push(off);
+    }
+  }
+
+  /** The environment's connection is gone: its live servers fail, naming the environment. */
+  private environmentLost(environmentId: string, error: string): void {
+    for (const reg of this.registrations.values()) {
+      if (reg.config?.executionEnvironmentId !== environmentId) continue;
+      if (reg.startupStatus !== 'ready') continue;
+      this.lost.add(reg);
+      void reg.stop({
+        status: 'failed',
+        error: `MCP server \`${reg.label}\` stopped: ${error}`,
+        kind: 'crashed',
+      });
+    }
+  }
+
+  private environmentDown(reg: Registration): boolean {
+    const envId = reg.config?.executionEnvironmentId;
+    if (envId === undefined) return false;
+    return this.registry.get(envId)?.health?.().state === 'disconnected';
+  }
+
+  /** Next use of a server lost with its environment: a fresh registration (reconnects). */
+  private revive(reg: Registration): Registration {
+    const fresh = this.build(reg.source);
+    this.registrations.set(scopeKey(reg.scope), fresh);
+    this.lost.delete(reg);
+    this.inventoryCache = null;
+    return fresh;
   }
 
   private add(source: RegistrationSource): void {
@@ -342,9 +623,11 @@ export class Session extends EventEmitter<SessionEvents> {
           envId === 'local'
             ? this.cwd
             : (this.environments.find((e) => e.environmentId === envId)?.cwd ?? this.cwd),
+        isSelected: (envId) => this.environments.some((e) => e.environmentId === envId),
       },
       {
         onStartup: (reg) => {
+          if (reg.startupStatus === 'failed' && this.environmentDown(reg)) this.lost.add(reg);
           if (
             this.registrations.get(scopeKey(reg.scope)) === reg ||
             reg.failureKind === 'removed'
@@ -365,6 +648,7 @@ export class Session extends EventEmitter<SessionEvents> {
           this.inventoryCache = null;
           this.emit('inventoryChanged', { scope: reg.scope });
         },
+        onElicitation: (reg, request) => this.elicitations.relay(reg.scope, request),
       },
     );
   }

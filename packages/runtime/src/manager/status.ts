@@ -30,17 +30,21 @@ export interface StatusTool {
   readonly definition: Readonly<Record<string, unknown>>;
 }
 
+/** An MCP resource as the server listed it. */
 export interface StatusResource {
   readonly uri: string;
   readonly name: string;
   readonly title?: string | undefined;
   readonly mimeType?: string | undefined;
+  readonly [key: string]: unknown;
 }
 
+/** An MCP resource template as the server listed it. */
 export interface StatusResourceTemplate {
   readonly uriTemplate: string;
   readonly name: string;
   readonly title?: string | undefined;
+  readonly [key: string]: unknown;
 }
 
 export interface ServerStatus {

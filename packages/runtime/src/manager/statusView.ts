@@ -38,17 +38,9 @@ export function collectStatus(reg: Registration, tools: readonly InventoryTool[]
       inputSchema: t.tool.inputSchema,
       definition: t.tool,
     })),
-    resources: (connection?.resources ?? []).map((r) => ({
-      uri: r.uri,
-      name: r.name,
-      title: r.title,
-      mimeType: r.mimeType,
-    })),
-    resourceTemplates: (connection?.resourceTemplates ?? []).map((t) => ({
-      uriTemplate: t.uriTemplate,
-      name: t.name,
-      title: t.title,
-    })),
+    // The server's own definitions, as listed (every MCP field kept).
+    resources: (connection?.resources ?? []).map((r) => ({ ...r })),
+    resourceTemplates: (connection?.resourceTemplates ?? []).map((t) => ({ ...t })),
     pid: connection?.pid ?? null,
   };
 }

@@ -1,0 +1,94 @@
+/**
+ * `mcprt history [--json] [--thread ID] [--server NAME] [--environment ID | --thread-wide]
+ * [--status S] [--since ISO] [--limit N]`: recorded tool calls from `$MCPRT_HOME/history.sqlite`,
+ * newest first. Arguments are shown as stored (redacted keys already replaced).
+ */
+
+import type { SqliteHistoryStore } from '@mcprt/runtime';
+import { Runtime, type HistoryQuery, type ToolCallStatus } from '@mcprt/runtime';
+
+import type { GlobalOptions } from '../args.js';
+import { parse, UsageError } from '../args.js';
+import type { Io } from '../io.js';
+
+const STATUSES: readonly ToolCallStatus[] = ['inProgress', 'completed', 'failed', 'cancelled'];
+
+export async function historyCommand(
+  argv: readonly string[],
+  globals: GlobalOptions,
+  io: Io,
+): Promise<number> {
+  const { values, positionals } = parse(
+    argv,
+    {
+      json: { type: 'boolean' },
+      thread: { type: 'string' },
+      server: { type: 'string' },
+      environment: { type: 'string' },
+      'thread-wide': { type: 'boolean' },
+      status: { type: 'string' },
+      since: { type: 'string' },
+      limit: { type: 'string' },
+    },
+    'history',
+  );
+  if (positionals.length > 0)
+    throw new UsageError(`history: unexpected argument '${positionals[0]}'`);
+  if (values.environment !== undefined && values['thread-wide']) {
+    throw new UsageError('history: --environment and --thread-wide cannot be used together');
+  }
+  if (values.status !== undefined && !STATUSES.includes(values.status as ToolCallStatus)) {
+    throw new UsageError(`history: --status must be one of ${STATUSES.join(', ')}`);
+  }
+  let since: number | undefined;
+  if (values.since !== undefined) {
+    since = Date.parse(values.since);
+    if (Number.isNaN(since))
+      throw new UsageError(`history: --since is not a date: '${values.since}'`);
+  }
+  const limit = values.limit === undefined ? 50 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 500)
+    throw new UsageError('history: --limit must be 1..500');
+
+  const runtime = Runtime.load({
+    ...(globals.home !== undefined ? { home: globals.home } : {}),
+    ...(globals.codexHome !== undefined ? { codexHome: globals.codexHome } : {}),
+  });
+  const store: SqliteHistoryStore | null = runtime.history;
+  try {
+    if (!store) {
+      io.err('mcprt: tool-call history is disabled ([history] enabled = false)');
+      return 1;
+    }
+    const query: HistoryQuery = {
+      limit,
+      ...(values.thread !== undefined ? { threadId: values.thread } : {}),
+      ...(values.server !== undefined ? { server: values.server } : {}),
+      ...(values['thread-wide']
+        ? { environmentId: null }
+        : values.environment !== undefined
+          ? { environmentId: values.environment }
+          : {}),
+      ...(values.status !== undefined ? { status: values.status as ToolCallStatus } : {}),
+      ...(since !== undefined ? { since } : {}),
+    };
+    const page = store.list(query);
+    if (values.json) {
+      io.out(JSON.stringify(page, null, 2));
+    } else if (page.data.length === 0) {
+      io.out('No tool calls recorded.');
+    } else {
+      for (const r of page.data) {
+        const who = r.environmentId === null ? r.server : `${r.server}@${r.environmentId}`;
+        const took = r.durationMs === null ? '' : ` ${r.durationMs} ms`;
+        const args = r.arguments === null ? '' : JSON.stringify(r.arguments);
+        io.out(
+          `${new Date(r.startedAt).toISOString()}  ${r.status.padEnd(10)} ${who}.${r.tool}(${args})${took}${r.error ? `  ${r.error}` : ''}`,
+        );
+      }
+    }
+    return 0;
+  } finally {
+    await runtime.close();
+  }
+}

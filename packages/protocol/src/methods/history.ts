@@ -1,0 +1,54 @@
+/** `history/list` (mcprt extension): recorded tool calls, newest first, with filters and paging. */
+
+import { z } from 'zod';
+
+export const HistoryCallStatus = z
+  .enum(['inProgress', 'completed', 'failed', 'cancelled'])
+  .meta({ id: 'HistoryCallStatus' });
+export type HistoryCallStatus = z.infer<typeof HistoryCallStatus>;
+
+export const HistoryListParams = z
+  .object({
+    threadId: z.string().nullish(),
+    server: z.string().nullish(),
+    environmentId: z
+      .string()
+      .nullish()
+      .describe(
+        'Omitted: any. A string: that environment. `null` with `threadWideOnly`: thread-wide.',
+      ),
+    threadWideOnly: z.boolean().nullish().describe('Only calls of thread-wide registrations.'),
+    status: HistoryCallStatus.nullish(),
+    since: z.int().nullish().describe('Inclusive lower bound on startedAt (Unix ms).'),
+    until: z.int().nullish().describe('Exclusive upper bound on startedAt (Unix ms).'),
+    cursor: z.string().nullish(),
+    limit: z.int().min(1).max(500).nullish(),
+  })
+  .nullish()
+  .meta({ title: 'HistoryListParams' });
+export type HistoryListParams = z.infer<typeof HistoryListParams>;
+
+export const HistoryEntry = z
+  .object({
+    id: z.string(),
+    threadId: z.string(),
+    server: z.string(),
+    environmentId: z.string().nullable(),
+    tool: z.string(),
+    arguments: z.unknown().describe('Arguments with redacted keys replaced by "[REDACTED]".'),
+    status: HistoryCallStatus,
+    result: z
+      .unknown()
+      .describe('Stored result; a truncation marker object when it was too large.'),
+    resultTruncated: z.boolean(),
+    error: z.string().nullable(),
+    startedAt: z.int().describe('Unix ms.'),
+    durationMs: z.int().nullable(),
+  })
+  .meta({ id: 'HistoryEntry' });
+export type HistoryEntry = z.infer<typeof HistoryEntry>;
+
+export const HistoryListResult = z
+  .object({ data: z.array(HistoryEntry), nextCursor: z.string().nullable() })
+  .meta({ title: 'HistoryListResult' });
+export type HistoryListResult = z.infer<typeof HistoryListResult>;

@@ -1,0 +1,36 @@
+/**
+ * Elicitation as the runtime exposes it: what an MCP server asked (form or URL mode), which
+ * registration asked (scope, so same-named servers in two environments never cross), and the
+ * host's answer. A session without a handler declines at once — never a hang.
+ */
+
+import type { RegistrationScope } from '../scope.js';
+
+export interface ElicitationRequest {
+  readonly threadId: string;
+  readonly scope: RegistrationScope;
+  readonly serverName: string;
+  readonly environmentId: string | null;
+  /** The MCP server's JSON-RPC request id (unique per registration, not across them). */
+  readonly requestId: string | number;
+  readonly mode: 'form' | 'url';
+  readonly message: string;
+  /** Form mode: the restricted JSON Schema of the requested content. */
+  readonly requestedSchema?: unknown;
+  /** URL mode. */
+  readonly url?: string;
+  readonly elicitationId?: string;
+  readonly _meta: unknown;
+  /** Aborted when the server cancels the request or the connection goes away. */
+  readonly signal: AbortSignal;
+}
+
+export interface ElicitationResponse {
+  readonly action: 'accept' | 'decline' | 'cancel';
+  readonly content?: Record<string, unknown> | null;
+  readonly _meta?: Record<string, unknown> | null;
+}
+
+export type ElicitationHandler = (request: ElicitationRequest) => Promise<ElicitationResponse>;
+
+export const DECLINE: ElicitationResponse = { action: 'decline' };

@@ -1,0 +1,181 @@
+/**
+ * The durable tool-call history: one SQLite file (`$MCPRT_HOME/history.sqlite`, WAL mode,
+ * better-sqlite3). Writes are synchronous, so a call recorded as finished survives the process
+ * being killed right after. Every session of every process on the same home shares the file.
+ */
+
+import { chmodSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+import Database from 'better-sqlite3';
+
+import { capResult, redactArguments } from './redact.js';
+import type {
+  HistoryPage,
+  HistoryQuery,
+  HistorySink,
+  ToolCallRecord,
+  ToolCallStatus,
+} from './types.js';
+
+interface Row {
+  id: string;
+  thread_id: string;
+  server: string;
+  environment_id: string | null;
+  tool: string;
+  arguments: string | null;
+  status: ToolCallStatus;
+  result: string | null;
+  result_truncated: number;
+  error: string | null;
+  started_at: number;
+  duration_ms: number | null;
+  seq: number;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS tool_calls (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  thread_id TEXT NOT NULL,
+  server TEXT NOT NULL,
+  environment_id TEXT,
+  tool TEXT NOT NULL,
+  arguments TEXT,
+  status TEXT NOT NULL,
+  result TEXT,
+  result_truncated INTEGER NOT NULL DEFAULT 0,
+  error TEXT,
+  started_at INTEGER NOT NULL,
+  duration_ms INTEGER
+);
+CREATE INDEX IF NOT EXISTS tool_calls_started ON tool_calls (started_at);
+CREATE INDEX IF NOT EXISTS tool_calls_thread ON tool_calls (thread_id);
+CREATE INDEX IF NOT EXISTS tool_calls_server ON tool_calls (server, environment_id);
+`;
+
+export interface HistoryStoreOptions {
+  readonly redactKeys: readonly string[];
+  readonly maxResultBytes: number;
+}
+
+export class SqliteHistoryStore implements HistorySink {
+  private readonly db: Database.Database;
+  private readonly insert: Database.Statement;
+  private readonly update: Database.Statement;
+
+  constructor(
+    readonly file: string,
+    private readonly options: HistoryStoreOptions,
+  ) {
+    mkdirSync(dirname(file), { recursive: true });
+    this.db = new Database(file);
+    chmodSync(file, 0o600);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.exec(SCHEMA);
+    this.insert = this.db.prepare(
+      `INSERT INTO tool_calls (id, thread_id, server, environment_id, tool, arguments, status, started_at)
+       VALUES (@id, @threadId, @server, @environmentId, @tool, @arguments, 'inProgress', @startedAt)`,
+    );
+    this.update = this.db.prepare(
+      `UPDATE tool_calls SET status = @status, result = @result, result_truncated = @truncated,
+       error = @error, duration_ms = @durationMs WHERE id = @id`,
+    );
+  }
+
+  started(record: Parameters<HistorySink['started']>[0]): void {
+    this.insert.run({
+      id: record.id,
+      threadId: record.threadId,
+      server: record.server,
+      environmentId: record.environmentId,
+      tool: record.tool,
+      arguments:
+        record.arguments === undefined || record.arguments === null
+          ? null
+          : JSON.stringify(redactArguments(record.arguments, this.options.redactKeys)),
+      startedAt: record.startedAt,
+    });
+  }
+
+  finished(id: string, outcome: Parameters<HistorySink['finished']>[1]): void {
+    const stored = capResult(outcome.result, this.options.maxResultBytes);
+    const error =
+      outcome.error === null ? null : capText(outcome.error, this.options.maxResultBytes);
+    this.update.run({
+      id,
+      status: outcome.status,
+      result: stored.json,
+      truncated: stored.truncated ? 1 : 0,
+      error,
+      durationMs: outcome.durationMs,
+    });
+  }
+
+  list(query: HistoryQuery = {}): HistoryPage {
+    const where: string[] = [];
+    const params: Record<string, unknown> = {};
+    const add = (clause: string, key?: string, value?: unknown) => {
+      where.push(clause);
+      if (key !== undefined) params[key] = value;
+    };
+    if (query.threadId !== undefined) add('thread_id = @threadId', 'threadId', query.threadId);
+    if (query.server !== undefined) add('server = @server', 'server', query.server);
+    if (query.environmentId === null) add('environment_id IS NULL');
+    else if (query.environmentId !== undefined) {
+      add('environment_id = @environmentId', 'environmentId', query.environmentId);
+    }
+    if (query.status !== undefined) add('status = @status', 'status', query.status);
+    if (query.since !== undefined) add('started_at >= @since', 'since', query.since);
+    if (query.until !== undefined) add('started_at < @until', 'until', query.until);
+    if (query.cursor !== undefined) add('seq < @cursor', 'cursor', decodeCursor(query.cursor));
+    const limit = Math.min(500, Math.max(1, query.limit ?? 50));
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM tool_calls ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC LIMIT ${limit + 1}`,
+      )
+      .all(params) as Row[];
+    const page = rows.slice(0, limit);
+    return {
+      data: page.map(toRecord),
+      nextCursor: rows.length > limit ? String(page[page.length - 1]!.seq) : null,
+    };
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+export class HistoryCursorError extends Error {}
+
+function decodeCursor(cursor: string): number {
+  if (!/^\d+$/.test(cursor)) throw new HistoryCursorError(`invalid cursor: ${cursor}`);
+  return Number(cursor);
+}
+
+function capText(text: string, maxBytes: number): string {
+  return Buffer.byteLength(text) <= maxBytes
+    ? text
+    : `${Buffer.from(text).subarray(0, maxBytes).toString('utf8')}… [truncated]`;
+}
+
+function toRecord(row: Row): ToolCallRecord {
+  return {
+    id: row.id,
+    threadId: row.thread_id,
+    server: row.server,
+    environmentId: row.environment_id,
+    tool: row.tool,
+    arguments: row.arguments === null ? null : JSON.parse(row.arguments),
+    status: row.status,
+    result: row.result === null ? null : JSON.parse(row.result),
+    resultTruncated: row.result_truncated === 1,
+    error: row.error,
+    startedAt: row.started_at,
+    durationMs: row.duration_ms,
+  };
+}

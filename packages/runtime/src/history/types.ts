@@ -1,0 +1,63 @@
+/**
+ * One recorded tool call, as stored and as listed. `status` is `inProgress` while the call runs
+ * (a process killed mid-call leaves it so), then `completed`, `failed` (an error, or
+ * `isError: true` with the result kept) or `cancelled`.
+ */
+
+export type ToolCallStatus = 'inProgress' | 'completed' | 'failed' | 'cancelled';
+
+export interface ToolCallRecord {
+  readonly id: string;
+  readonly threadId: string;
+  readonly server: string;
+  /** Registration scope's environment (null: thread-wide). */
+  readonly environmentId: string | null;
+  readonly tool: string;
+  /** Arguments with redacted keys replaced; null when the call had none. */
+  readonly arguments: unknown;
+  readonly status: ToolCallStatus;
+  /** The result as stored (may be a truncated preview, see `resultTruncated`). */
+  readonly result: unknown;
+  readonly resultTruncated: boolean;
+  readonly error: string | null;
+  /** Epoch milliseconds. */
+  readonly startedAt: number;
+  readonly durationMs: number | null;
+}
+
+export interface HistoryQuery {
+  readonly threadId?: string;
+  readonly server?: string;
+  /** `null` selects thread-wide registrations only. */
+  readonly environmentId?: string | null;
+  readonly status?: ToolCallStatus;
+  /** Inclusive lower bound on `startedAt` (epoch ms). */
+  readonly since?: number;
+  /** Exclusive upper bound on `startedAt` (epoch ms). */
+  readonly until?: number;
+  /** Opaque cursor from a previous page. */
+  readonly cursor?: string;
+  /** Page size (default 50, at most 500). */
+  readonly limit?: number;
+}
+
+export interface HistoryPage {
+  readonly data: ToolCallRecord[];
+  readonly nextCursor: string | null;
+}
+
+/** Where a session records its tool calls. */
+export interface HistorySink {
+  started(
+    record: Omit<ToolCallRecord, 'status' | 'result' | 'resultTruncated' | 'error' | 'durationMs'>,
+  ): void;
+  finished(
+    id: string,
+    outcome: {
+      status: Exclude<ToolCallStatus, 'inProgress'>;
+      result: unknown;
+      error: string | null;
+      durationMs: number;
+    },
+  ): void;
+}

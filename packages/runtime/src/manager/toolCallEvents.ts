@@ -1,0 +1,36 @@
+/**
+ * Tool-call lifecycle events a session emits (the app-server turns them into Codex's
+ * `item/started`, `item/mcpToolCall/progress` and `item/completed`; history records them).
+ * Every event carries the registration scope, so environment identity travels with the call.
+ */
+
+import type { ToolCallStatus } from '../history/types.js';
+import type { RegistrationScope } from '../scope.js';
+
+export interface ToolCallStarted {
+  readonly id: string;
+  readonly threadId: string;
+  readonly scope: RegistrationScope;
+  readonly server: string;
+  readonly environmentId: string | null;
+  readonly tool: string;
+  readonly arguments: Record<string, unknown> | null;
+  readonly startedAt: number;
+}
+
+export interface ToolCallProgress {
+  readonly id: string;
+  readonly threadId: string;
+  readonly scope: RegistrationScope;
+  readonly progress: number;
+  readonly total: number | null;
+  readonly message: string | null;
+}
+
+export interface ToolCallCompleted extends ToolCallStarted {
+  readonly status: Exclude<ToolCallStatus, 'inProgress'>;
+  /** The full MCP result (also for `isError: true`); null when the call threw. */
+  readonly result: Record<string, unknown> | null;
+  readonly error: string | null;
+  readonly durationMs: number;
+}

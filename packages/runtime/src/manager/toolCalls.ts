@@ -1,0 +1,112 @@
+/**
+ * Per-call bookkeeping of a session: call ids, start/progress/completion events, the history
+ * record (written synchronously at start and at completion), and Codex's `_meta` rule (an
+ * object gets `threadId` set — a client's value is overwritten; a non-object is forwarded
+ * untouched; absent becomes `{threadId}`).
+ */
+
+import { randomUUID } from 'node:crypto';
+
+import type { HistorySink } from '../history/types.js';
+import type { RegistrationScope } from '../scope.js';
+import type { ToolCallCompleted, ToolCallProgress, ToolCallStarted } from './toolCallEvents.js';
+
+export function isPlainObjectOrAbsent(meta: unknown): boolean {
+  return meta === undefined || meta === null || (typeof meta === 'object' && !Array.isArray(meta));
+}
+
+export function withThreadId(meta: unknown, threadId: string): unknown {
+  if (meta === undefined || meta === null) return { threadId };
+  if (typeof meta !== 'object' || Array.isArray(meta)) return meta;
+  return { ...(meta as Record<string, unknown>), threadId };
+}
+
+export interface CallEmitter {
+  started(e: ToolCallStarted): void;
+  progress(e: ToolCallProgress): void;
+  completed(e: ToolCallCompleted): void;
+}
+
+export interface ActiveCall {
+  progress(p: { progress: number; total?: number | undefined; message?: string | undefined }): void;
+  finish(result: Record<string, unknown> | null, error: string | null, signal?: AbortSignal): void;
+}
+
+export class ToolCallTracker {
+  constructor(
+    private readonly threadId: string,
+    private readonly history: HistorySink | null,
+    private readonly emit: CallEmitter,
+  ) {}
+
+  begin(
+    scope: RegistrationScope,
+    request: { tool: string; arguments?: Record<string, unknown>; callId?: string },
+  ): ActiveCall {
+    const started: ToolCallStarted = {
+      id: request.callId ?? randomUUID(),
+      threadId: this.threadId,
+      scope,
+      server: scope.name,
+      environmentId: scope.environmentId,
+      tool: request.tool,
+      arguments: request.arguments ?? null,
+      startedAt: Date.now(),
+    };
+    this.safely(() => this.history?.started(started));
+    this.emit.started(started);
+    let done = false;
+    return {
+      progress: (p) => {
+        if (done) return;
+        this.emit.progress({
+          id: started.id,
+          threadId: this.threadId,
+          scope,
+          progress: p.progress,
+          total: p.total ?? null,
+          message: p.message ?? null,
+        });
+      },
+      finish: (result, error, signal) => {
+        if (done) return;
+        done = true;
+        const status =
+          error !== null
+            ? signal?.aborted
+              ? 'cancelled'
+              : 'failed'
+            : result?.['isError'] === true
+              ? 'failed'
+              : 'completed';
+        const completed: ToolCallCompleted = {
+          ...started,
+          status,
+          result,
+          error,
+          durationMs: Date.now() - started.startedAt,
+        };
+        this.safely(() =>
+          this.history?.finished(started.id, {
+            status,
+            result,
+            error,
+            durationMs: completed.durationMs,
+          }),
+        );
+        this.emit.completed(completed);
+      },
+    };
+  }
+
+  /** History is best-effort for the caller: a full disk must not fail the tool call itself. */
+  private safely(write: () => void): void {
+    try {
+      write();
+    } catch (error) {
+      process.emitWarning(
+        `mcprt: could not record tool call in history: ${(error as Error).message}`,
+      );
+    }
+  }
+}

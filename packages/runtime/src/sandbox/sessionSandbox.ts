@@ -1,0 +1,86 @@
+/**
+ * A session's sandbox authority: the thread's current sandbox state (the exact value the host
+ * gave — kept by reference, never parsed, copied or rebuilt) and the launcher setting. A tool
+ * call captures the authority when it is issued, so a state change while the call waits for its
+ * server does not leak into it, and turns the capture into the call's `_meta` and arguments.
+ */
+
+import type { SandboxLauncherSetting, ServerConfig } from '../config/types.js';
+import { advertisesSandboxState, isObject } from './keys.js';
+import { resolveLauncher } from './launcher.js';
+import { buildCallMeta, sanitizeArguments } from './meta.js';
+
+/** What the sandbox contract needs to know about the server a call goes to. */
+export interface SandboxTarget {
+  /** The server's `initialize` capabilities. */
+  readonly capabilities: unknown;
+  /** A stdio server running in the `local` environment (the only kind given a launcher). */
+  readonly localStdio: boolean;
+}
+
+/** The sandbox view of a registration: its capabilities and whether it is local stdio. */
+export function sandboxTarget(config: ServerConfig, capabilities: unknown): SandboxTarget {
+  return {
+    capabilities,
+    localStdio: config.transport.type === 'stdio' && config.executionEnvironmentId === 'local',
+  };
+}
+
+/** The authority of one issued call. */
+export class CallAuthority {
+  constructor(
+    /** The thread's state when the call was issued; undefined when the thread has none. */
+    readonly state: unknown,
+    private readonly launcherSetting: SandboxLauncherSetting,
+  ) {}
+
+  /**
+   * The call's `_meta`: client keys minus `codex/sandbox-*`, plus the thread's authority. A
+   * non-object `_meta` cannot carry keys either way and is forwarded as is (Codex's rule); a
+   * server then receives no authority and its launcher helpers fail closed.
+   */
+  async meta(target: SandboxTarget, clientMeta: unknown): Promise<unknown> {
+    if (clientMeta !== undefined && !isObject(clientMeta)) return clientMeta;
+    if (this.state === undefined || !advertisesSandboxState(target.capabilities)) {
+      return buildCallMeta(clientMeta, null);
+    }
+    const launcher = target.localStdio ? await resolveLauncher(this.launcherSetting) : null;
+    return buildCallMeta(clientMeta, { state: this.state, launcher });
+  }
+
+  /** Arguments with `codex/sandbox-*` keys removed from their `_meta`, if any. */
+  arguments(args: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+    return sanitizeArguments(args);
+  }
+}
+
+export class SessionSandbox {
+  private current: unknown;
+
+  constructor(
+    state: unknown,
+    private launcherSetting: SandboxLauncherSetting,
+  ) {
+    this.current = normalize(state);
+  }
+
+  /** The thread's sandbox state (the host's value itself), or undefined when it has none. */
+  get state(): unknown {
+    return this.current;
+  }
+
+  /** Replace the state for calls issued from now on; `undefined`/`null` clears it. */
+  setState(state: unknown): void {
+    this.current = normalize(state);
+  }
+
+  setLauncherSetting(setting: SandboxLauncherSetting): void {
+    this.launcherSetting = setting;
+  }
+
+  capture(): CallAuthority {
+    return new CallAuthority(this.current, this.launcherSetting);
+  }
+}
+
+const normalize = (state: unknown): unknown => (state === null ? undefined : state);

@@ -1,0 +1,73 @@
+/**
+ * An elicitation form on screen: renders `formLines` and turns keys into form edits. Enter
+ * validates (messages appear under the fields and follow later edits) and, when valid, accepts
+ * with the content; Esc cancels; Ctrl+D declines. A schema the TUI cannot render can only be
+ * declined or cancelled.
+ */
+
+import { useInput } from 'ink';
+import { useRef, useState } from 'react';
+
+import type { McpServerElicitationRequestResult } from '@mcprt/protocol';
+
+import { formLines } from '../model/elicitationView.js';
+import type { FormState } from '../model/form.js';
+import { backspace, choose, createForm, moveFocus, submit, typeText } from '../model/form.js';
+import { line } from '../model/lines.js';
+import { truncate, wrap } from '../text/fit.js';
+import { Lines } from './Lines.js';
+
+export interface ElicitationFormProps {
+  /** `server@env` of the asking registration. */
+  readonly scope: string;
+  readonly message: string;
+  readonly requestedSchema: unknown;
+  readonly width: number;
+  readonly onAnswer: (result: McpServerElicitationRequestResult) => void;
+}
+
+export function ElicitationForm({ scope, message, requestedSchema, width, onAnswer }: ElicitationFormProps) {
+  const initial = useRef<FormState | { error: string }>(createForm(requestedSchema));
+  const current = useRef(initial.current);
+  const [form, setState] = useState(initial.current);
+  const setForm = (next: FormState) => {
+    current.current = next;
+    setState(next);
+  };
+  useInput((input, key) => {
+    const state = current.current;
+    if (key.escape) return onAnswer({ action: 'cancel', content: null });
+    if ((key.ctrl && input === 'd') || ('error' in state && input === 'n'))
+      return onAnswer({ action: 'decline', content: null });
+    if ('error' in state) return;
+    if (!key.return && !key.ctrl && !key.meta && /[\r\n]/.test(input)) {
+      // Text and Enter in one chunk (a paste, or keys sent together): type, then submit.
+      const typed = typeText(state, input.split(/[\r\n]/)[0] ?? '');
+      const { state: next, content } = submit(typed);
+      if (content !== null) onAnswer({ action: 'accept', content });
+      else setForm(next);
+    } else if (key.return) {
+      const { state: next, content } = submit(state);
+      if (content !== null) onAnswer({ action: 'accept', content });
+      else setForm(next);
+    } else if (key.upArrow || (key.tab && key.shift)) setForm(moveFocus(state, -1));
+    else if (key.downArrow || key.tab) setForm(moveFocus(state, 1));
+    else if (key.leftArrow) setForm(choose(state, -1));
+    else if (key.rightArrow) setForm(choose(state, 1));
+    else if (key.backspace || key.delete) setForm(backspace(state));
+    else if (input !== '' && !key.ctrl && !key.meta) setForm(typeText(state, input));
+  });
+  if ('error' in form) {
+    return (
+      <Lines
+        lines={[
+          line(truncate(`${scope} asks for input`, width), 'bold'),
+          ...wrap(message, width, '  ', '  ').map((t) => line(t)),
+          ...wrap(`This form cannot be shown: ${form.error}.`, width, '  ', '  ').map((t) => line(t, 'error')),
+          line(truncate('n decline · Esc cancel', width), 'dim'),
+        ]}
+      />
+    );
+  }
+  return <Lines lines={formLines({ scope, message }, form, width)} />;
+}

@@ -1,0 +1,471 @@
+/**
+ * The TUI's session with one app-server, with no rendering in it: starts a thread, keeps the
+ * registrations live (status list + `mcpServer/startupStatus/updated`), runs the slash commands
+ * through `@mcprt/sdk`, queues elicitation requests until the user answers them, and exposes
+ * everything as one immutable `TuiState` with `subscribe`/`getSnapshot` (React's external-store
+ * contract). In-process and remote app-servers are the same code path: only the client differs.
+ */
+
+import type {
+  McpServerElicitationRequestParams,
+  McpServerElicitationRequestResult,
+  McpServerStatus,
+  McpServerStatusUpdatedNotification,
+} from '@mcprt/protocol';
+import type { McprtClient, Unsubscribe } from '@mcprt/sdk';
+
+import type { CallCell } from '../model/callCell.js';
+import type { Cell, CellBody, TextItem } from '../model/cells.js';
+import type { Command, HistoryFilters } from '../model/commands.js';
+import { HELP_LINES, parseCommand } from '../model/commands.js';
+import type { HistoryCell } from '../model/historyView.js';
+import type { LoginCell } from '../model/loginView.js';
+import type { EnvironmentSummary } from '../model/mcpView.js';
+import type { Registration } from '../model/registrations.js';
+import {
+  allSettled,
+  applyStartupUpdate,
+  applyStatusList,
+  legacyScope,
+  scopeName,
+} from '../model/registrations.js';
+import {
+  LOGIN_COMPLETED,
+  MethodUnavailableError,
+  OPTIONAL_METHODS,
+  onOptional,
+  untypedRequest,
+  whenAvailable,
+} from './optionalMethods.js';
+
+export interface PendingElicitation {
+  readonly id: number;
+  readonly params: McpServerElicitationRequestParams;
+  /** The asking registration, `server@env` (bare name for thread-wide). */
+  readonly scope: string;
+}
+
+export interface TuiState {
+  /** Where the app-server is: `in-process app-server`, `ws://…`. */
+  readonly connectionLabel: string;
+  readonly threadId: string | null;
+  /** The thread's environments in priority order (`local` first). */
+  readonly environmentOrder: readonly string[];
+  readonly environments: ReadonlyMap<string, EnvironmentSummary>;
+  readonly registrations: readonly Registration[];
+  readonly cells: readonly Cell[];
+  /** Elicitations waiting for the user, oldest first; the first one is shown. */
+  readonly elicitations: readonly PendingElicitation[];
+  /** The connection to the app-server is gone. */
+  readonly disconnected: boolean;
+  /** `/quit` was typed. */
+  readonly quitRequested: boolean;
+}
+
+export interface TuiControllerOptions {
+  readonly connectionLabel: string;
+  /** The thread's cwd (default: this process's). */
+  readonly cwd?: string;
+  /** Clock seam for durations (default `Date.now`). */
+  readonly now?: () => number;
+}
+
+type ElicitationResult = McpServerElicitationRequestResult;
+
+const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+export class TuiController {
+  readonly #client: McprtClient;
+  readonly #now: () => number;
+  readonly #cwd: string;
+  #state: TuiState;
+  readonly #listeners = new Set<() => void>();
+  readonly #unsubscribes: Unsubscribe[] = [];
+  #nextId = 1;
+  #seq = 0;
+  #fetching: Promise<void> | null = null;
+  #queued: Promise<void> | null = null;
+  /** `/mcp` cells whose first status list has arrived. */
+  readonly #loadedMcpCells = new Set<number>();
+  readonly #resolvers = new Map<number, (result: ElicitationResult) => void>();
+  /** Pending logins: loginId (or `name\0env` when the server sends none) → cell id. */
+  readonly #logins = new Map<string, number>();
+
+  constructor(client: McprtClient, options: TuiControllerOptions) {
+    this.#client = client;
+    this.#now = options.now ?? Date.now;
+    this.#cwd = options.cwd ?? process.cwd();
+    this.#state = {
+      connectionLabel: options.connectionLabel,
+      threadId: null,
+      environmentOrder: [],
+      environments: new Map(),
+      registrations: [],
+      cells: [],
+      elicitations: [],
+      disconnected: false,
+      quitRequested: false,
+    };
+  }
+
+  readonly getSnapshot = (): TuiState => this.#state;
+
+  readonly subscribe = (listener: () => void): Unsubscribe => {
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  };
+
+  /** Subscribe, start the thread, load environments and show `/mcp`. */
+  async start(): Promise<void> {
+    const client = this.#client;
+    this.#unsubscribes.push(
+      client.on('mcpServer/startupStatus/updated', (p) => this.#onStartup(p)),
+      client.handleRequest('mcpServer/elicitation/request', (params, ctx) =>
+        this.#enqueueElicitation(params, ctx.signal),
+      ),
+      onOptional(client, LOGIN_COMPLETED, (p) => this.#onLoginCompleted(p)),
+      client.onClose((error) => {
+        this.#update({ disconnected: true });
+        this.#note(
+          `Disconnected from the app-server${error ? `: ${error.message}` : '.'}`,
+          'error',
+        );
+      }),
+    );
+    const home = this.#safeHome();
+    this.#note(
+      `mcprt · ${this.#state.connectionLabel}${home ? ` · home ${home}` : ''}`,
+      'bold',
+    );
+    this.#note('Type /help for commands, /quit to leave.', 'dim');
+    try {
+      const { thread } = await client.request('thread/start', { cwd: this.#cwd });
+      this.#update({
+        threadId: thread.id,
+        environmentOrder: thread.environments.map((e) => e.environmentId),
+      });
+    } catch (error) {
+      this.#note(`Could not start a thread: ${message(error)}`, 'error');
+    }
+    try {
+      const threadId = this.#state.threadId;
+      const { data } = await client.request(
+        'environment/list',
+        threadId === null ? {} : { threadId },
+      );
+      this.#update({
+        environments: new Map(
+          data.map((e) => [e.environmentId, { kind: e.kind, status: e.status, error: e.error }]),
+        ),
+        ...(this.#state.environmentOrder.length === 0
+          ? { environmentOrder: data.map((e) => e.environmentId) }
+          : {}),
+      });
+    } catch (error) {
+      this.#note(`Could not list environments: ${message(error)}`, 'error');
+    }
+    this.#showMcp(false);
+  }
+
+  /** Run one line typed at the prompt. */
+  submit(input: string): void {
+    const text = input.trim();
+    if (text === '') return;
+    this.#addCell({ kind: 'text', items: [{ text, tone: 'dim', prefix: '› ', restPrefix: '  ' }] }, true);
+    const command: Command = parseCommand(text);
+    switch (command.kind) {
+      case 'invalid':
+        return this.#note(command.message, 'error');
+      case 'help':
+        return void this.#addCell(
+          { kind: 'text', items: HELP_LINES.map((t) => ({ text: t, tone: 'plain' as const, prefix: '  ', restPrefix: '      ' })) },
+          true,
+        );
+      case 'quit':
+        return this.#update({ quitRequested: true });
+      case 'mcp':
+        return this.#showMcp(command.verbose);
+      case 'call':
+        return void this.#call(command);
+      case 'login':
+      case 'logout':
+        return void this.#login(command.kind, command.name, command.environmentId);
+      case 'history':
+        return void this.#history(command.filters);
+    }
+  }
+
+  /** Answer the elicitation `id` (from the form or URL prompt). */
+  answerElicitation(id: number, result: ElicitationResult): void {
+    const resolve = this.#resolvers.get(id);
+    const pending = this.#state.elicitations.find((e) => e.id === id);
+    if (!resolve || !pending) return;
+    this.#resolvers.delete(id);
+    resolve(result);
+    this.#update({ elicitations: this.#state.elicitations.filter((e) => e.id !== id) });
+    const outcome =
+      result.action === 'accept' ? 'accepted' : result.action === 'decline' ? 'declined' : 'cancelled';
+    this.#addCell(
+      {
+        kind: 'text',
+        items: [
+          {
+            text: `• ${pending.scope} asked ${pending.params.mode === 'url' ? 'to open a URL' : 'for input'}: ${outcome}`,
+            tone: result.action === 'accept' ? 'ok' : 'warn',
+            restPrefix: '  ',
+          },
+        ],
+      },
+      true,
+    );
+  }
+
+  /** Cancel what waits on the user and stop listening (the client is closed by its owner). */
+  close(): void {
+    for (const e of [...this.#state.elicitations])
+      this.answerElicitation(e.id, { action: 'cancel', content: null });
+    for (const off of this.#unsubscribes.splice(0)) off();
+  }
+
+  /** Fetch every registration's status (coalesced: at most one fetch waits behind another). */
+  refreshStatuses(): Promise<void> {
+    if (this.#fetching === null) {
+      this.#fetching = this.#fetchStatuses().finally(() => {
+        this.#fetching = null;
+      });
+      return this.#fetching;
+    }
+    this.#queued ??= this.#fetching
+      .catch(() => {})
+      .then(() => {
+        this.#queued = null;
+        return this.refreshStatuses();
+      });
+    return this.#queued;
+  }
+
+  async #fetchStatuses(): Promise<void> {
+    const seq = ++this.#seq;
+    const threadId = this.#state.threadId;
+    const items: McpServerStatus[] = [];
+    let cursor: string | null = null;
+    try {
+      do {
+        const page: { data: McpServerStatus[]; nextCursor: string | null } =
+          await this.#client.request('mcpServerStatus/list', {
+            ...(threadId === null ? {} : { threadId }),
+            ...(cursor === null ? {} : { cursor }),
+            detail: 'full',
+          });
+        items.push(...page.data);
+        cursor = page.nextCursor;
+      } while (cursor !== null);
+    } catch (error) {
+      if (!this.#state.disconnected) this.#note(`Could not list MCP servers: ${message(error)}`, 'error');
+      return;
+    }
+    this.#update({ registrations: applyStatusList(this.#state.registrations, items, seq) });
+  }
+
+  #onStartup(p: McpServerStatusUpdatedNotification): void {
+    const threadId = this.#state.threadId;
+    if (threadId !== null && p.threadId !== null && p.threadId !== threadId) return;
+    this.#update({ registrations: applyStartupUpdate(this.#state.registrations, p, ++this.#seq) });
+    if (p.status !== 'starting') void this.refreshStatuses();
+  }
+
+  #showMcp(verbose: boolean): void {
+    const id = this.#addCell({ kind: 'mcp', verbose, snapshot: null }, false);
+    void this.refreshStatuses().finally(() => {
+      this.#loadedMcpCells.add(id);
+      this.#settle();
+    });
+  }
+
+  async #call(command: Extract<Command, { kind: 'call' }>): Promise<void> {
+    const { server, tool, environmentId, args, argsText } = command;
+    const resolved =
+      environmentId ?? legacyScope(this.#state.registrations, server, this.#state.environmentOrder);
+    const call: CallCell = {
+      server,
+      tool,
+      scope: resolved === undefined ? server : scopeName(server, resolved),
+      argsText,
+      state: 'running',
+      durationMs: null,
+      result: null,
+      error: null,
+    };
+    const id = this.#addCell({ kind: 'call', call }, false);
+    const threadId = this.#state.threadId;
+    const started = this.#now();
+    const finish = (patch: Partial<CallCell>) =>
+      this.#replaceCell(id, { kind: 'call', call: { ...call, durationMs: this.#now() - started, ...patch } }, true);
+    if (threadId === null) return finish({ state: 'failed', error: 'there is no thread to call tools in' });
+    try {
+      const result = await this.#client.request('mcpServer/tool/call', {
+        threadId,
+        server,
+        tool,
+        arguments: args,
+        ...(environmentId === null ? {} : { environmentId }),
+      });
+      finish({ state: result.isError === true ? 'failed' : 'completed', result });
+    } catch (error) {
+      finish({ state: 'failed', error: message(error) });
+    }
+  }
+
+  async #login(action: 'login' | 'logout', name: string, environmentId: string | null): Promise<void> {
+    const base: LoginCell = {
+      action,
+      target: scopeName(name, environmentId),
+      state: 'requesting',
+      authorizationUrl: null,
+      message: null,
+    };
+    const id = this.#addCell({ kind: 'login', login: base }, false);
+    const set = (patch: Partial<LoginCell>, done: boolean) =>
+      this.#replaceCell(id, { kind: 'login', login: { ...base, ...patch } }, done);
+    const threadId = this.#state.threadId;
+    const params = {
+      name,
+      ...(environmentId === null ? {} : { environmentId }),
+      ...(threadId === null ? {} : { threadId }),
+    };
+    try {
+      // Not in the protocol table yet: becomes `this.#client.request('mcpServer/oauth/…', params)`.
+      const result = (await whenAvailable(action, () =>
+        untypedRequest(this.#client, OPTIONAL_METHODS[action].method, params),
+      )) as {
+        authorizationUrl?: unknown;
+        loginId?: unknown;
+      } | null;
+      if (action === 'logout') return set({ state: 'succeeded' }, true);
+      const url = typeof result?.authorizationUrl === 'string' ? result.authorizationUrl : null;
+      const key = typeof result?.loginId === 'string' ? result.loginId : `${name}\u0000${environmentId ?? ''}`;
+      this.#logins.set(key, id);
+      set({ state: 'waiting', authorizationUrl: url }, false);
+    } catch (error) {
+      if (error instanceof MethodUnavailableError) set({ state: 'unavailable', message: error.message }, true);
+      else set({ state: 'failed', message: message(error) }, true);
+    }
+  }
+
+  #onLoginCompleted(p: unknown): void {
+    if (typeof p !== 'object' || p === null) return;
+    const n = p as { loginId?: unknown; name?: unknown; environmentId?: unknown; success?: unknown; error?: unknown };
+    const key =
+      typeof n.loginId === 'string' && this.#logins.has(n.loginId)
+        ? n.loginId
+        : `${String(n.name)}\u0000${typeof n.environmentId === 'string' ? n.environmentId : ''}`;
+    const id = this.#logins.get(key);
+    const cell = this.#state.cells.find((c) => c.id === id);
+    if (id === undefined || cell?.kind !== 'login') return;
+    this.#logins.delete(key);
+    this.#replaceCell(
+      id,
+      {
+        kind: 'login',
+        login: {
+          ...cell.login,
+          authorizationUrl: null,
+          state: n.success === true ? 'succeeded' : 'failed',
+          message: n.success === true ? null : typeof n.error === 'string' ? n.error : 'login failed',
+        },
+      },
+      true,
+    );
+    if (n.success === true) void this.refreshStatuses();
+  }
+
+  async #history(filters: HistoryFilters): Promise<void> {
+    const base: HistoryCell = { filters, state: 'loading', rows: [], message: null, more: false };
+    const id = this.#addCell({ kind: 'history', history: base }, false);
+    const threadId = this.#state.threadId;
+    const params = {
+      limit: filters.limit,
+      ...(filters.allThreads || threadId === null ? {} : { threadId }),
+      ...(filters.server === null ? {} : { server: filters.server }),
+      ...(filters.environmentId === null ? {} : { environmentId: filters.environmentId }),
+      ...(filters.threadWideOnly ? { threadWideOnly: true } : {}),
+      ...(filters.status === null ? {} : { status: filters.status }),
+    };
+    let patch: Partial<HistoryCell>;
+    try {
+      const result = await whenAvailable('history', () =>
+        this.#client.request('history/list', params),
+      );
+      patch = { state: 'loaded', rows: result.data, more: result.nextCursor !== null };
+    } catch (error) {
+      patch =
+        error instanceof MethodUnavailableError
+          ? { state: 'unavailable', message: error.message }
+          : { state: 'failed', message: message(error) };
+    }
+    this.#replaceCell(id, { kind: 'history', history: { ...base, ...patch } }, true);
+  }
+
+  #enqueueElicitation(
+    params: McpServerElicitationRequestParams,
+    signal: AbortSignal,
+  ): Promise<ElicitationResult> {
+    return new Promise((resolve) => {
+      const id = this.#nextId++;
+      this.#resolvers.set(id, resolve);
+      const pending: PendingElicitation = {
+        id,
+        params,
+        scope: scopeName(params.serverName, params.environmentId),
+      };
+      this.#update({ elicitations: [...this.#state.elicitations, pending] });
+      signal.addEventListener('abort', () => this.answerElicitation(id, { action: 'cancel', content: null }), {
+        once: true,
+      });
+    });
+  }
+
+  #safeHome(): string | null {
+    try {
+      return this.#client.initializeResult.codexHome;
+    } catch {
+      return null;
+    }
+  }
+
+  #note(text: string, tone: TextItem['tone']): void {
+    this.#addCell({ kind: 'text', items: [{ text, tone, restPrefix: '  ' }] }, true);
+  }
+
+  #addCell(body: CellBody, done: boolean): number {
+    const id = this.#nextId++;
+    this.#update({ cells: [...this.#state.cells, { ...body, id, done } as Cell] });
+    return id;
+  }
+
+  #replaceCell(id: number, body: CellBody, done: boolean): void {
+    this.#update({
+      cells: this.#state.cells.map((c) => (c.id === id ? ({ ...body, id, done } as Cell) : c)),
+    });
+  }
+
+  /** `/mcp` cells whose list arrived and whose servers all settled become fixed snapshots. */
+  #settle(): void {
+    const regs = this.#state.registrations;
+    if (!allSettled(regs)) return;
+    const cells = this.#state.cells.map((c) =>
+      c.kind === 'mcp' && !c.done && this.#loadedMcpCells.has(c.id)
+        ? { ...c, snapshot: regs, done: true }
+        : c,
+    );
+    if (cells.some((c, i) => c !== this.#state.cells[i])) this.#update({ cells }, false);
+  }
+
+  #update(patch: Partial<TuiState>, settle = true): void {
+    this.#state = { ...this.#state, ...patch };
+    if (settle && patch.registrations !== undefined) this.#settle();
+    for (const listener of [...this.#listeners]) listener();
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * `runTui`: render the App on the terminal for an already-connected client, start the session,
+ * and resolve when the user leaves. The caller owns the client (and any in-process server) and
+ * closes it afterwards.
+ */
+
+import { render } from 'ink';
+
+import type { McprtClient } from '@mcprt/sdk';
+
+import { App } from './components/App.js';
+import { TuiController } from './controller/controller.js';
+
+export interface RunTuiOptions {
+  /** Shown in the header: `in-process app-server`, `ws://127.0.0.1:4500`. */
+  readonly connectionLabel: string;
+  /** The thread's cwd (default: this process's). */
+  readonly cwd?: string;
+  readonly stdin?: NodeJS.ReadStream;
+  readonly stdout?: NodeJS.WriteStream;
+}
+
+export async function runTui(client: McprtClient, options: RunTuiOptions): Promise<void> {
+  const controller = new TuiController(client, {
+    connectionLabel: options.connectionLabel,
+    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+  });
+  const instance = render(<App controller={controller} />, {
+    exitOnCtrlC: false,
+    ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
+    ...(options.stdout !== undefined ? { stdout: options.stdout } : {}),
+  });
+  controller.start().catch((error: unknown) => {
+    controller.submit('/quit');
+    process.stderr.write(`mcprt: the TUI could not start: ${String(error)}\n`);
+  });
+  try {
+    await instance.waitUntilExit();
+  } finally {
+    controller.close();
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * End to end: the real `mcprt` TUI on a real terminal (tmux), on the bundled demo config — opened
+ * by `npm start` as a person would — driven with send-keys and read with capture-pane. Also the
+ * 60-column terminal (soft-wrapped lines are detected with `capture-pane -J`) and CI mode, where
+ * the bare `mcprt` prints the status view even on a terminal. tmux is a CI dependency
+ * (.ci/run installs it).
+ */
+
+import { execFileSync } from 'node:child_process';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { displayWidth } from '@mcprt/tui';
+
+import { REPO_ROOT, waitFor } from '../helpers/fixtures.js';
+
+const SOCKET = `mcprt-tui-e2e-${process.pid}`;
+
+function tmux(...args: string[]): string {
+  return execFileSync('tmux', ['-L', SOCKET, '-f', '/dev/null', ...args], {
+    encoding: 'utf8',
+    cwd: REPO_ROOT,
+  });
+}
+
+/** Start `command` in a detached session of the given size; the pane stays after it exits. */
+function session(name: string, columns: number, command: string, env = ''): void {
+  // Ink draws only a final frame when CI is set; a person's terminal has no CI variable.
+  const shell = `env -u CI -u CONTINUOUS_INTEGRATION ${env} ${command}; echo "[exited $?]"; sleep 600`;
+  tmux('new-session', '-d', '-s', name, '-x', String(columns), '-y', '50', '-c', REPO_ROOT, shell);
+}
+
+/** The pane with its scrollback; `joined` undoes the terminal's own wrapping of long lines. */
+function capture(name: string, joined = false): string {
+  return tmux('capture-pane', '-p', ...(joined ? ['-J'] : []), '-S', '-2000', '-t', name)
+    .replace(/\s+$/, '')
+    .split('\n')
+    .map((l) => l.replace(/\s+$/, ''))
+    .join('\n');
+}
+
+function send(name: string, text: string): void {
+  tmux('send-keys', '-t', name, '-l', text);
+  tmux('send-keys', '-t', name, 'Enter');
+}
+
+async function waitForPane(name: string, check: (pane: string) => boolean, what: string): Promise<string> {
+  try {
+    return await waitFor(() => (check(capture(name)) ? capture(name) : undefined), 45_000, what);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; the pane shows:\n${capture(name)}`);
+  }
+}
+
+const settled = (pane: string) =>
+  pane.includes('  • shared: connected') &&
+  pane.includes('  • shared@sandbox: connected') &&
+  pane.includes('  • shared@buildbox: connected') &&
+  pane.includes('  • broken@buildbox: failed') &&
+  /\n›\s*$/.test(pane);
+
+describe('the TUI in a real terminal (tmux) on the demo config', () => {
+  beforeAll(() => {
+    session('main', 100, 'npm start --silent');
+    session('narrow', 60, 'node packages/cli/dist/main.js --home demo');
+    session('ci', 100, 'node packages/cli/dist/main.js --home demo', 'CI=true');
+  });
+
+  afterAll(() => {
+    try {
+      tmux('kill-server');
+    } catch {
+      // Already gone.
+    }
+  });
+
+  it('npm start opens the TUI; /mcp shows the same-named registrations with their environments', async () => {
+    await waitForPane('main', settled, 'the first /mcp view to settle');
+    send('main', '/mcp');
+    const pane = await waitForPane(
+      'main',
+      (p) => p.includes('› /mcp\n/mcp\n') && settled(p),
+      'the /mcp view',
+    );
+    const view = pane.slice(pane.lastIndexOf('› /mcp\n/mcp\n'));
+    expect(view.split('\n').slice(2, 12)).toEqual([
+      'thread-wide',
+      '  • everything: connected (15 tools)',
+      '  • shared: connected (9 tools)',
+      'environment sandbox (exec)',
+      '  • shared@sandbox: connected (9 tools)',
+      'environment buildbox (exec)',
+      '  • broken@buildbox: failed',
+      '  • shared@buildbox: connected (2 tools)',
+      'Use /mcp verbose for tools, resources and failure causes.',
+      '›',
+    ]);
+  });
+
+  it('/call … --environment sandbox shows the sandbox registration’s result', async () => {
+    send('main', '/call shared echo {"message":"hi"} --environment sandbox');
+    const pane = await waitForPane('main', (p) => p.includes('shared-sandbox: hi'), 'the call result');
+    expect(pane).toMatch(
+      /• Called shared@sandbox\.echo\(\{"message":"hi"\}\)\n {2}└ completed in \d+(\.\d)? m?s\n {4}shared-sandbox: hi/,
+    );
+  });
+
+  it('answers an elicitation form from the keyboard', async () => {
+    send('main', '/call shared ask {} --environment sandbox');
+    await waitForPane('main', (p) => p.includes('shared@sandbox asks for input'), 'the form');
+    tmux('send-keys', '-t', 'main', 'Enter');
+    await waitForPane('main', (p) => p.includes('! Answer is required'), 'the validation message');
+    tmux('send-keys', '-t', 'main', '-l', 'forty-two');
+    tmux('send-keys', '-t', 'main', 'Down', 'BSpace', '-l', '9');
+    tmux('send-keys', '-t', 'main', 'Enter');
+    const pane = await waitForPane('main', (p) => p.includes('"answer":"forty-two"'), 'the answer');
+    expect(pane).toContain('{"action":"accept","content":{"answer":"forty-two","count":9}}');
+    expect(pane).toContain('• shared@sandbox asked for input: accepted');
+  });
+
+  it('/history lists the calls with their environments', async () => {
+    send('main', '/history');
+    const pane = await waitForPane('main', (p) => /\/history \(this session\)\n(.*\n){2}/.test(p), 'history');
+    const rows = pane.slice(pane.lastIndexOf('/history (this session)')).split('\n').slice(1, 3);
+    expect(rows[0]).toMatch(/^ {2}\d\d:\d\d:\d\d {2}shared@sandbox\.ask {2}completed {2}/);
+    expect(rows[1]).toMatch(/^ {2}\d\d:\d\d:\d\d {2}shared@sandbox\.echo {2}completed {2}/);
+  });
+
+  it('/quit leaves with exit code 0', async () => {
+    send('main', '/quit');
+    await waitForPane('main', (p) => p.includes('[exited 0]'), 'the exit');
+  });
+
+  it('renders every view in a 60-column terminal without lines the terminal had to wrap', async () => {
+    await waitForPane('narrow', settled, 'the /mcp view');
+    send('narrow', '/mcp verbose');
+    await waitForPane('narrow', (p) => p.includes('Resource templates: Dynamic Text'), 'verbose');
+    send('narrow', '/call shared echo {"message":"a long message that will not fit on one line of sixty columns"}');
+    await waitForPane('narrow', (p) => /shared-local: a long message/.test(p), 'the call');
+    send('narrow', '/mcp login shared --environment buildbox');
+    await waitForPane('narrow', (p) => p.includes('not available in this build'), 'login');
+    send('narrow', '/call shared ask {} --environment sandbox');
+    await waitForPane('narrow', (p) => p.includes('Enter submit'), 'the form');
+    tmux('send-keys', '-t', 'narrow', 'Enter');
+    await waitForPane('narrow', (p) => p.includes('! Answer is required'), 'the validation message');
+    const wide = capture('narrow', true)
+      .split('\n')
+      .filter((l) => displayWidth(l) > 60);
+    expect(wide).toEqual([]);
+    tmux('send-keys', '-t', 'narrow', 'Escape');
+    await waitForPane('narrow', (p) => p.includes('asked for input: cancelled'), 'the cancel');
+    send('narrow', '/history');
+    await waitForPane('narrow', (p) => p.includes('/history (this session)'), 'history');
+    expect(
+      capture('narrow', true)
+        .split('\n')
+        .filter((l) => displayWidth(l) > 60),
+    ).toEqual([]);
+  });
+
+  it('prints the status view and exits 0 on a terminal under CI', async () => {
+    const pane = await waitForPane('ci', (p) => p.includes('[exited 0]'), 'the status view');
+    expect(pane).toContain('environment sandbox (exec)\n  • shared@sandbox: connected (9 tools)');
+    expect(pane).not.toContain('›');
+  });
+});
