@@ -17,7 +17,7 @@ export default tseslint.config(
         URL: 'readonly',
         AbortController: 'readonly',
         AbortSignal: 'readonly',
-        setInterval: 'readonly',
+        setInterval: 'readonly', setImmediate: 'readonly', clearImmediate: 'readonly', queueMicrotask: 'readonly', structuredClone: 'readonly',
         clearInterval: 'readonly',
         fetch: 'readonly',
         Headers: 'readonly',
@@ -34,11 +34,12 @@ export default tseslint.config(
     },
   },
   {
-    // Only launch/ and connection/ may talk to the MCP SDK (see docs/adr/0001-layout.md).
+    // Only launch/, connection/ and auth/ may talk to the MCP SDK (docs/adr/0001-layout.md, 0007).
     files: ['packages/runtime/src/**/*.ts'],
     ignores: [
       'packages/runtime/src/launch/**',
       'packages/runtime/src/connection/**',
+      'packages/runtime/src/auth/**',
       '**/*.test.ts',
     ],
     rules: {

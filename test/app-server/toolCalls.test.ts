@@ -153,6 +153,9 @@ describe('tool calls through the app-server', () => {
         m.method === 'item/started' &&
         (m.params as { item: { tool: string } }).item.tool === 'sleep',
     );
+    // item/started is announced just before the request goes out: give it time to reach the
+    // server, so the server itself sees the cancellation (not only our side).
+    await new Promise((r) => setTimeout(r, 300));
     const cancel = await server.call('mcpServer/tool/cancel', {
       threadId,
       itemId: itemOf(started).id,
@@ -162,7 +165,7 @@ describe('tool calls through the app-server', () => {
     expect(reply.error?.code).toBe(-32603);
     const line = await waitFor(
       () => existsSync(cancelLog) && readFileSync(cancelLog, 'utf8'),
-      5000,
+      15_000,
       'cancel log',
     );
     expect(line).toMatch(/^shared-beta cancelled after \d+ ms/m);

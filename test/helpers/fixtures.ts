@@ -14,6 +14,8 @@ export const ECHO_SERVER = join(FIXTURES, 'echo-server.mjs');
 export const SILENT_SERVER = join(FIXTURES, 'silent-server.mjs');
 export const HTTP_SERVER = join(FIXTURES, 'http-server.mjs');
 export const RAW_SERVER = join(FIXTURES, 'raw-server.mjs');
+export const FAULT_SERVER = join(FIXTURES, 'fault-server.mjs');
+export const HTTP_SESSION_SERVER = join(FIXTURES, 'http-session-server.mjs');
 export const NODE = process.execPath;
 export const EVERYTHING_SERVER = join(
   REPO_ROOT,

@@ -6,8 +6,10 @@
 
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess, SpawnSyncReturns } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { BWRAP_LOCATIONS } from '../../packages/cli/src/sandbox/bwrap.js';
 import { arr, FIXTURES, NODE, q, REPO_ROOT, text } from '../helpers/fixtures.js';
 
 export const META_SERVER = join(FIXTURES, 'sandbox-meta-server.mjs');
@@ -92,28 +94,17 @@ export function runSandboxAsync(
  * impossible fails with the cause instead of with a confusing assertion.
  */
 export function assertBubblewrapWorks(): void {
-  const r = spawnSync(
-    '/usr/bin/bwrap',
-    [
-      '--ro-bind',
-      '/',
-      '/',
-      '--dev',
-      '/dev',
-      '--proc',
-      '/proc',
-      '--unshare-all',
-      '--cap-drop',
-      'ALL',
-      '--',
-      '/bin/true',
-    ],
-    { encoding: 'utf8' },
-  );
-  if (r.error)
+  const bwrap = BWRAP_LOCATIONS.find((p) => existsSync(p));
+  if (bwrap === undefined) {
     throw new Error(
-      `bubblewrap is not usable: ${r.error.message} (is the bubblewrap package installed?)`,
+      `bubblewrap is not installed (looked in ${BWRAP_LOCATIONS.join(', ')}); .ci/run installs the bubblewrap package`,
     );
+  }
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-all'];
+  const r = spawnSync(bwrap, [...args, '--cap-drop', 'ALL', '--', '/bin/true'], {
+    encoding: 'utf8',
+  });
+  if (r.error) throw new Error(`cannot run ${bwrap}: ${r.error.message}`);
   if (r.status !== 0) {
     throw new Error(
       `bubblewrap cannot create its namespaces here (exit ${String(r.status)}): ${r.stderr.trim()}`,

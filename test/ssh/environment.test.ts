@@ -1,7 +1,7 @@
 // The ssh environment itself against a real sshd: one control connection for everything, exact
 // quoting of argv/env/cwd (a property test of 1000 random values through real ssh), host-key
 // checking on by default, batch mode, health and reconnect backoff.
-import { statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 
@@ -11,7 +11,7 @@ import type { SshEnvironmentConfig } from '@mcprt/runtime';
 
 import { SshEnvironment } from '../../packages/runtime/src/environments/ssh.js';
 import type { EnvironmentHealth } from '../../packages/runtime/src/environments/types.js';
-import { NODE, tempDir } from '../helpers/fixtures.js';
+import { NODE, tempDir, waitFor } from '../helpers/fixtures.js';
 import { Sshd } from '../helpers/sshd.js';
 import { PRINT_ARGV_ENV, runThrough } from './helpers.js';
 import { randomValue, seededRandom } from './randomValues.js';
@@ -118,6 +118,35 @@ describe('ssh environment', () => {
     expect(got.env['HOME']).toBe(home);
     expect(got.env['MCPRT_TEST_REMOTE_ONLY']).toBe('set-by-sshd');
     expect(got.env['FORWARDED']).toBe('from-here');
+  });
+
+  it('never puts forwarded values in any process argv, here or on the remote side', async () => {
+    const env = environment();
+    const secret = `s3cret-${process.pid}-${Date.now()}`;
+    const child = env.spawn({
+      command: NODE,
+      args: ['-e', 'process.stdin.resume(); console.log(process.env.TOKEN)'],
+      env: { TOKEN: secret },
+      cwd: null,
+    });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    await new Promise((r) => child.once('spawn', r));
+    await waitFor(() => out.includes(secret), 10_000, 'the server to see its variable');
+    const argvs = readdirSync('/proc')
+      .filter((p) => /^\d+$/.test(p))
+      .map((p) => {
+        try {
+          return readFileSync(`/proc/${p}/cmdline`, 'utf8');
+        } catch {
+          return '';
+        }
+      });
+    // The ssh client carrying the remote command is among them; the value is in no argv.
+    expect(argvs.some((a) => a.includes('__mcprt_env'))).toBe(true);
+    expect(argvs.filter((a) => a.includes(secret))).toEqual([]);
+    child.stdin.end();
+    await new Promise((r) => child.once('close', r));
   });
 
   it('fails a missing remote cwd with exit 127 and the shell message', async () => {

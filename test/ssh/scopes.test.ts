@@ -1,15 +1,20 @@
 // Same-named servers side by side over ssh: two ssh environments against one real sshd (each
 // listener gives its sessions their own HOME) plus a thread-wide server, all named `shared`.
 // Routing follows the brief's table; env_vars sourced `remote` are read on the remote side.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Session } from '@mcprt/runtime';
 import {
+  Runtime,
   EnvironmentNotSelectedError,
   UnknownEnvironmentError,
   UnknownServerError,
 } from '@mcprt/runtime';
 
+import type { SshEnvironment } from '../../packages/runtime/src/environments/ssh.js';
 import { echoServer, tempDir, text } from '../helpers/fixtures.js';
 import { useRuntimes } from '../helpers/runtimes.js';
 import { Sshd } from '../helpers/sshd.js';
@@ -159,6 +164,54 @@ describe('ssh environments side by side', () => {
     const config = runtime.startSession();
     await config.ready();
     expect((await whoami(config, 'shared')).name).toBe('shared-alpha');
+  });
+
+  it('keeps one connection across reloads; a changed environment table reconnects and restarts its servers', async () => {
+    const home = tempDir();
+    const write = (alphaCwd: string) =>
+      writeFileSync(
+        join(home, 'config.toml'),
+        sshd.environmentToml('alpha', 0, { cwd: alphaCwd }) +
+          echoServer('environments.alpha.mcp_servers.a', 'a') +
+          sshd.environmentToml('beta', 1, { cwd: cwdB }) +
+          echoServer('environments.beta.mcp_servers.b', 'b'),
+      );
+    write(cwdA);
+    const runtime = Runtime.load({ home });
+    try {
+      const session = runtime.startSession();
+      await session.ready();
+      const alphaBefore = runtime.environments.get('alpha')!;
+      const beta = runtime.environments.get('beta')!;
+      const pids = async () => [
+        (await whoami(session, 'a', 'alpha')).pid,
+        (await whoami(session, 'b', 'beta')).pid,
+      ];
+      const [aPid, bPid] = await pids();
+      const logins = sshd.acceptedLogins();
+
+      await runtime.reload(); // nothing changed
+      await session.ready();
+      expect(await pids()).toEqual([aPid, bPid]);
+      expect(sshd.acceptedLogins()).toBe(logins);
+
+      write(cwdB); // alpha's table changed: new environment object, new connection
+      await runtime.reload();
+      await session.ready();
+      expect(runtime.environments.get('beta')).toBe(beta);
+      expect(runtime.environments.get('alpha')).not.toBe(alphaBefore);
+      const [aAfter, bAfter] = await pids();
+      expect(aAfter).not.toBe(aPid);
+      expect(bAfter).toBe(bPid);
+      expect((await whoami(session, 'a', 'alpha')).cwd).toBe(cwdB);
+      expect(sshd.acceptedLogins() - logins).toBe(1);
+      // The replaced environment was closed with the reload.
+      await expect((alphaBefore as SshEnvironment).connect()).rejects.toThrow(
+        /ssh environment `alpha` .* is closed/,
+      );
+    } finally {
+      await runtime.close();
+    }
   });
 
   it('fails a relative or missing cwd alone, naming the server and the environment', async () => {

@@ -13,10 +13,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   echoServer,
   HTTP_SERVER,
+  isAlive,
   NODE,
   q,
   shExecEnvironment,
   tempDir,
+  text,
+  waitFor,
 } from '../helpers/fixtures.js';
 import type { TuiUnderTest } from './harness.js';
 import { startTui } from './harness.js';
@@ -84,7 +87,10 @@ describe('the TUI on an in-process app-server', () => {
 
   it('/mcp verbose shows the cause and stderr tail of the failed server and how to log in', async () => {
     await tui.run('/mcp verbose');
-    const frame = await tui.waitForFrame((f) => f.includes('/mcp verbose\nthread-wide'), '/mcp verbose');
+    const frame = await tui.waitForFrame(
+      (f) => f.includes('/mcp verbose\nthread-wide'),
+      '/mcp verbose',
+    );
     const verbose = frame.slice(frame.lastIndexOf('/mcp verbose\nthread-wide'));
     expect(verbose).toContain('      Login: /mcp login web');
     expect(verbose).toContain('      Auth: Unsupported');
@@ -93,7 +99,9 @@ describe('the TUI on an in-process app-server', () => {
     // The runtime's cause quotes the whole stderr tail, so it is shown once, wrapped.
     expect(words(broken)).toEqual(
       expect.arrayContaining(
-        words('loading plugins from /opt/broken/plugins | warning: plugin cache is stale | fatal: cannot load libfoo.so.1'),
+        words(
+          'loading plugins from /opt/broken/plugins | warning: plugin cache is stale | fatal: cannot load libfoo.so.1',
+        ),
       ),
     );
     expect(broken).not.toContain('Stderr (last lines)');
@@ -104,14 +112,21 @@ describe('the TUI on an in-process app-server', () => {
     await tui.run('/call shared echo {"message":"hi"} --environment sandbox');
     await tui.waitForFrame((f) => f.includes('shared-sandbox: hi'), 'sandbox result');
     await tui.run('/call shared echo {"message": "hello there"}');
-    const frame = await tui.waitForFrame((f) => f.includes('shared-local: hello there'), 'local result');
+    const frame = await tui.waitForFrame(
+      (f) => f.includes('shared-local: hello there'),
+      'local result',
+    );
     expect(frame).toMatch(
       /• Called shared@sandbox\.echo\(\{"message":"hi"\}\)\n {2}└ completed in \d+(\.\d)? m?s\n {4}shared-sandbox: hi/,
     );
-    expect(frame).toMatch(/• Called shared\.echo\(\{"message":"hello there"\}\)\n {2}└ completed in/);
+    expect(frame).toMatch(
+      /• Called shared\.echo\(\{"message":"hello there"\}\)\n {2}└ completed in/,
+    );
     await tui.run('/call shared echo {"message":"x"} --environment nowhere');
     const failed = await tui.waitForFrame((f) => f.includes('nowhere.echo'), 'unknown environment');
-    expect(failed).toMatch(/• Called shared@nowhere\.echo\(\{"message":"x"\}\)\n {2}└ failed in \d+ ms\n {4}Error: unknown environment id `nowhere`/);
+    expect(failed).toMatch(
+      /• Called shared@nowhere\.echo\(\{"message":"x"\}\)\n {2}└ failed in \d+ ms\n {4}Error: unknown environment id `nowhere`/,
+    );
     expectFits(failed, COLUMNS);
   });
 
@@ -121,7 +136,10 @@ describe('the TUI on an in-process app-server', () => {
     expect(frame).toContain('shared@sandbox asks for input\n  shared-sandbox asks\n  › Answer *');
     expect(frame).toMatch(/ {4}count\n {6}7/);
     await tui.press('\r');
-    frame = await tui.waitForFrame((f) => f.includes('! Answer is required'), 'the validation message');
+    frame = await tui.waitForFrame(
+      (f) => f.includes('! Answer is required'),
+      'the validation message',
+    );
     expectFits(frame, COLUMNS);
     await tui.press('forty-two', '\r');
     frame = await tui.waitForFrame((f) => f.includes('"answer":"forty-two"'), 'the tool result');
@@ -135,17 +153,28 @@ describe('the TUI on an in-process app-server', () => {
 
   it('/history lists this session’s calls with their environments, newest first', async () => {
     await tui.run('/history');
-    const frame = await tui.waitForFrame((f) => f.includes('/history (this session)\n'), '/history');
+    const frame = await tui.waitForFrame(
+      (f) => f.includes('/history (this session)\n'),
+      '/history',
+    );
     const rows = frame.slice(frame.lastIndexOf('/history (this session)')).split('\n').slice(1, 4);
     // A call to an unknown environment never reached a server, so it is not recorded.
-    expect(rows.map((r) => r.replace(/^ {2}\d\d:\d\d:\d\d {2}/, '').replace(/ {2}\d+(\.\d)? m?s$/, ''))).toEqual([
+    expect(
+      rows.map((r) => r.replace(/^ {2}\d\d:\d\d:\d\d {2}/, '').replace(/ {2}\d+(\.\d)? m?s$/, '')),
+    ).toEqual([
       'shared@sandbox.ask  completed',
       'shared.echo  completed',
       'shared@sandbox.echo  completed',
     ]);
     await tui.run('/history --environment sandbox');
-    const filtered = await tui.waitForFrame((f) => f.includes('/history (environment sandbox'), 'filtered');
-    const onlySandbox = filtered.slice(filtered.lastIndexOf('/history (environment sandbox')).split('\n').slice(1, 3);
+    const filtered = await tui.waitForFrame(
+      (f) => f.includes('/history (environment sandbox'),
+      'filtered',
+    );
+    const onlySandbox = filtered
+      .slice(filtered.lastIndexOf('/history (environment sandbox'))
+      .split('\n')
+      .slice(1, 3);
     expect(onlySandbox.every((r) => r.includes('shared@sandbox.'))).toBe(true);
   });
 
@@ -153,5 +182,28 @@ describe('the TUI on an in-process app-server', () => {
     await tui.run('/mcp login web --environment sandbox');
     const frame = await tui.waitForFrame((f) => f.includes('• Login web@sandbox\n'), 'login cell');
     expect(frame).toContain('• Login web@sandbox\n    OAuth login is not available in this build');
+  });
+});
+
+describe('the in-process transport', () => {
+  it('leaving the TUI closes its connection, and the app-server stops the thread’s servers', async () => {
+    const tui = await startTui(
+      shExecEnvironment('sandbox', tempDir()) +
+        echoServer('environments.sandbox.mcp_servers.shared', 'shared-sandbox'),
+      100,
+    );
+    await tui.waitForFrame((f) => f.includes('shared@sandbox: connected'), 'connected');
+    const result = await tui.client.request('mcpServer/tool/call', {
+      threadId: tui.controller.getSnapshot().threadId!,
+      server: 'shared',
+      environmentId: 'sandbox',
+      tool: 'whoami',
+    });
+    const pid = (JSON.parse(text(result)) as { pid: number }).pid;
+    expect(isAlive(pid)).toBe(true);
+    // Only the client side closes: the app-server must notice and close the thread.
+    await tui.client.close();
+    await waitFor(() => !isAlive(pid), 10_000, 'the server process to exit');
+    await tui.close();
   });
 });

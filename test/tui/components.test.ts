@@ -177,6 +177,18 @@ describe('elicitation form', () => {
     app.unmount();
   });
 
+  it('applies text, Backspace and Enter that arrive in one chunk, in order', async () => {
+    const { press, answers, app } = mountForm({
+      type: 'object',
+      properties: { answer: { type: 'string' }, count: { type: 'integer', default: 7 } },
+      required: ['answer'],
+    });
+    // Ink splits a read only at escape sequences: "forty-two", ↓, then "\x7f9\r" as one string.
+    await press(`forty-twoo${KEY.backspace}${KEY.down}${KEY.backspace}9\r`);
+    expect(answers).toEqual([{ action: 'accept', content: { answer: 'forty-two', count: 9 } }]);
+    app.unmount();
+  });
+
   it('answers cancel on Esc and decline on Ctrl+D, without content', async () => {
     const a = mountForm();
     await a.press('x', KEY.escape);
@@ -209,7 +221,9 @@ describe('elicitation form', () => {
       type: 'object',
       properties: { blob: { type: 'object' } },
     });
-    expect(frame()).toContain('This form cannot be shown: field `blob` has an unsupported type "object".');
+    expect(frame()).toContain(
+      'This form cannot be shown: field `blob` has an unsupported type "object".',
+    );
     await press(KEY.enter, 'y');
     expect(answers).toEqual([]);
     await press('n');
@@ -240,7 +254,9 @@ describe('elicitation form', () => {
     expectFits(f, 60);
     expect(f).toContain('! Choose an option for Size');
     expect(words(f)).toEqual(
-      expect.arrayContaining(words('A description that goes on and on so that it has to be wrapped')),
+      expect.arrayContaining(
+        words('A description that goes on and on so that it has to be wrapped'),
+      ),
     );
     app.unmount();
   });
@@ -295,7 +311,9 @@ describe('URL consent', () => {
     const url = `https://auth.example.com/oauth/authorize?response_type=code&client_id=${'x'.repeat(80)}&state=abc`;
     const { frame, app } = mountUrl(url, 60);
     expectFits(frame(), 60);
-    const urlLines = frame().split('\n').filter((l) => l.startsWith('  URL: ') || l.startsWith('       '));
+    const urlLines = frame()
+      .split('\n')
+      .filter((l) => l.startsWith('  URL: ') || l.startsWith('       '));
     expect(urlLines.map((l) => l.replace(/^ {2}URL: | {7}/, '')).join('')).toBe(url);
     app.unmount();
   });
@@ -322,9 +340,9 @@ describe('transcript cells at 60 columns', () => {
         '    shared-sandbox: hi',
       ].join('\n'),
     );
-    expect(renderLines(callCellLines(call({ state: 'running', durationMs: null, result: null }), 60))).toBe(
-      '• Calling shared@sandbox.echo({"message":"hi"})\n  └ running…',
-    );
+    expect(
+      renderLines(callCellLines(call({ state: 'running', durationMs: null, result: null }), 60)),
+    ).toBe('• Calling shared@sandbox.echo({"message":"hi"})\n  └ running…');
   });
 
   it('shortens long arguments, keeps three result rows, and shows errors', () => {
@@ -341,12 +359,18 @@ describe('transcript cells at 60 columns', () => {
     expect(frame).toContain('  └ completed in 1.5 s');
     expect(frame).toContain('    one\n    two\n    … 3 more lines');
     const failed = renderLines(
-      callCellLines(call({ state: 'failed', result: null, error: 'unknown environment id `nowhere`' }), 60),
+      callCellLines(
+        call({ state: 'failed', result: null, error: 'unknown environment id `nowhere`' }),
+        60,
+      ),
     );
     expect(failed).toContain('  └ failed in 12 ms\n    Error: unknown environment id `nowhere`');
     const toolError = renderLines(
       callCellLines(
-        call({ state: 'failed', result: { content: [{ type: 'text', text: 'bad input' }], isError: true } }),
+        call({
+          state: 'failed',
+          result: { content: [{ type: 'text', text: 'bad input' }], isError: true },
+        }),
         60,
       ),
     );
@@ -374,18 +398,35 @@ describe('transcript cells at 60 columns', () => {
     ).toBe(url);
     expect(
       renderLines(
-        loginCellLines({ ...waiting, state: 'unavailable', message: 'OAuth login is not available in this build' }, 60),
+        loginCellLines(
+          {
+            ...waiting,
+            state: 'unavailable',
+            message: 'OAuth login is not available in this build',
+          },
+          60,
+        ),
       ),
     ).toBe('• Login web@sandbox\n    OAuth login is not available in this build');
     expect(
       renderLines(
-        loginCellLines({ ...waiting, state: 'failed', message: "unknown MCP server 'web (environment x)'" }, 60),
+        loginCellLines(
+          { ...waiting, state: 'failed', message: "unknown MCP server 'web (environment x)'" },
+          60,
+        ),
       ),
     ).toBe("• Login web@sandbox failed\n    Error: unknown MCP server 'web (environment x)'");
   });
 
   it('renders history rows with their registration scope', () => {
-    const filters = { server: null, environmentId: 'sandbox', status: null, threadWideOnly: false, allThreads: false, limit: 20 };
+    const filters = {
+      server: null,
+      environmentId: 'sandbox',
+      status: null,
+      threadWideOnly: false,
+      allThreads: false,
+      limit: 20,
+    };
     const cell: HistoryCell = {
       filters,
       state: 'loaded',
@@ -428,14 +469,18 @@ describe('transcript cells at 60 columns', () => {
       '/history (environment sandbox, this session)',
       '  09:30:05  shared@sandbox.echo  completed  12 ms',
     ]);
-    expect(frame.split('\n')[2]).toMatch(/^ {2}09:30:01  a-server-with-a-really-long-name\.a_tool_with.*…$/);
+    expect(frame.split('\n')[2]).toMatch(
+      /^ {2}09:30:01 {2}a-server-with-a-really-long-name\.a_tool_with.*…$/,
+    );
     expect(frame).toContain('(more: use --limit to see more than 2)');
   });
 });
 
 describe('slash commands', () => {
   it('parses /call with a JSON object containing spaces and --environment on either side', () => {
-    expect(parseCommand('/call shared echo {"message": "hi --environment x"} --environment sandbox')).toEqual({
+    expect(
+      parseCommand('/call shared echo {"message": "hi --environment x"} --environment sandbox'),
+    ).toEqual({
       kind: 'call',
       server: 'shared',
       tool: 'echo',
@@ -467,7 +512,9 @@ describe('slash commands', () => {
     expect(parseCommand('/call shared echo {} --environment a --environment b')).toMatchObject({
       message: '--environment is given twice',
     });
-    expect(parseCommand('/mcp login')).toMatchObject({ message: 'usage: /mcp login <name> [--environment <id>]' });
+    expect(parseCommand('/mcp login')).toMatchObject({
+      message: 'usage: /mcp login <name> [--environment <id>]',
+    });
     expect(parseCommand('/mcp login web --env x')).toMatchObject({
       message: expect.stringContaining('unknown option --env'),
     });
@@ -484,7 +531,11 @@ describe('slash commands', () => {
       name: 'web',
       environmentId: 'sandbox',
     });
-    expect(parseCommand('/mcp logout web')).toEqual({ kind: 'logout', name: 'web', environmentId: null });
+    expect(parseCommand('/mcp logout web')).toEqual({
+      kind: 'logout',
+      name: 'web',
+      environmentId: null,
+    });
     expect(parseCommand('/history --environment sandbox --status failed --all --limit 5')).toEqual({
       kind: 'history',
       filters: {

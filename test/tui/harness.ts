@@ -25,7 +25,11 @@ export interface TuiUnderTest {
   /** Type `text` and press Enter. */
   run(text: string): Promise<void>;
   press(...keys: string[]): Promise<void>;
-  waitForFrame(check: (frame: string) => boolean, what: string, timeoutMs?: number): Promise<string>;
+  waitForFrame(
+    check: (frame: string) => boolean,
+    what: string,
+    timeoutMs?: number,
+  ): Promise<string>;
   close(): Promise<void>;
 }
 

@@ -34,7 +34,7 @@ export function statusItem(
     stderrTail: [],
     // As the runtime names them: characters outside [A-Za-z0-9_] become `_`.
     modelToolNames: Object.fromEntries(
-      toolNames.map((t) => [t, `${namespace}${t.replace(/[^A-Za-z0-9_]/g, "_")}`]),
+      toolNames.map((t) => [t, `${namespace}${t.replace(/[^A-Za-z0-9_]/g, '_')}`]),
     ),
     ...rest,
   } as McpServerStatus;

@@ -6,13 +6,17 @@
  * (.ci/run installs it).
  */
 
-import { execFileSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { displayWidth } from '@mcprt/tui';
 
-import { REPO_ROOT, waitFor } from '../helpers/fixtures.js';
+import { NODE, REPO_ROOT, tempDir, waitFor } from '../helpers/fixtures.js';
+import { CLI } from '../helpers/rpcClient.js';
 
 const SOCKET = `mcprt-tui-e2e-${process.pid}`;
 
@@ -44,29 +48,77 @@ function send(name: string, text: string): void {
   tmux('send-keys', '-t', name, 'Enter');
 }
 
-async function waitForPane(name: string, check: (pane: string) => boolean, what: string): Promise<string> {
+async function waitForPane(
+  name: string,
+  check: (pane: string) => boolean,
+  what: string,
+  timeoutMs = 45_000,
+): Promise<string> {
   try {
-    return await waitFor(() => (check(capture(name)) ? capture(name) : undefined), 45_000, what);
+    return await waitFor(() => (check(capture(name)) ? capture(name) : undefined), timeoutMs, what);
   } catch (error) {
     throw new Error(`${(error as Error).message}; the pane shows:\n${capture(name)}`);
   }
 }
 
 const settled = (pane: string) =>
+  pane.includes('  • everything: connected') &&
   pane.includes('  • shared: connected') &&
   pane.includes('  • shared@sandbox: connected') &&
   pane.includes('  • shared@buildbox: connected') &&
   pane.includes('  • broken@buildbox: failed') &&
   /\n›\s*$/.test(pane);
 
+/** `mcprt app-server --listen ws://127.0.0.1:0` on the demo config; resolves with its URL. */
+function startWsAppServer(tokenFile: string): { child: ChildProcess; url: Promise<string> } {
+  const child = spawn(
+    NODE,
+    [
+      CLI,
+      '--home',
+      'demo',
+      'app-server',
+      '--listen',
+      'ws://127.0.0.1:0',
+      '--ws-token-file',
+      tokenFile,
+    ],
+    { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let err = '';
+  const url = new Promise<string>((resolve, reject) => {
+    child.stderr!.on('data', (d: Buffer) => {
+      err += String(d);
+      const m = /listening on (ws:\/\/\S+)/.exec(err);
+      if (m) resolve(m[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`app-server exited with ${code}: ${err}`)));
+  });
+  return { child, url };
+}
+
 describe('the TUI in a real terminal (tmux) on the demo config', () => {
-  beforeAll(() => {
+  let appServer: ChildProcess | undefined;
+  let remoteUrl = '';
+
+  beforeAll(async () => {
     session('main', 100, 'npm start --silent');
     session('narrow', 60, 'node packages/cli/dist/main.js --home demo');
     session('ci', 100, 'node packages/cli/dist/main.js --home demo', 'CI=true');
+    const tokenFile = join(tempDir(), 'ws.token');
+    writeFileSync(tokenFile, 'a-test-token-of-enough-length\n', { mode: 0o600 });
+    const ws = startWsAppServer(tokenFile);
+    appServer = ws.child;
+    remoteUrl = await ws.url;
+    session(
+      'remote',
+      100,
+      `node packages/cli/dist/main.js --remote ${remoteUrl} --token-file ${tokenFile}`,
+    );
   });
 
   afterAll(() => {
+    appServer?.kill();
     try {
       tmux('kill-server');
     } catch {
@@ -75,7 +127,8 @@ describe('the TUI in a real terminal (tmux) on the demo config', () => {
   });
 
   it('npm start opens the TUI; /mcp shows the same-named registrations with their environments', async () => {
-    await waitForPane('main', settled, 'the first /mcp view to settle');
+    // `npm start` type-checks first (prestart: tsc -b), then opens the TUI.
+    await waitForPane('main', settled, 'the first /mcp view to settle', 100_000);
     send('main', '/mcp');
     const pane = await waitForPane(
       'main',
@@ -95,11 +148,15 @@ describe('the TUI in a real terminal (tmux) on the demo config', () => {
       'Use /mcp verbose for tools, resources and failure causes.',
       '›',
     ]);
-  });
+  }, 150_000);
 
   it('/call … --environment sandbox shows the sandbox registration’s result', async () => {
     send('main', '/call shared echo {"message":"hi"} --environment sandbox');
-    const pane = await waitForPane('main', (p) => p.includes('shared-sandbox: hi'), 'the call result');
+    const pane = await waitForPane(
+      'main',
+      (p) => p.includes('shared-sandbox: hi'),
+      'the call result',
+    );
     expect(pane).toMatch(
       /• Called shared@sandbox\.echo\(\{"message":"hi"\}\)\n {2}└ completed in \d+(\.\d)? m?s\n {4}shared-sandbox: hi/,
     );
@@ -111,7 +168,8 @@ describe('the TUI in a real terminal (tmux) on the demo config', () => {
     tmux('send-keys', '-t', 'main', 'Enter');
     await waitForPane('main', (p) => p.includes('! Answer is required'), 'the validation message');
     tmux('send-keys', '-t', 'main', '-l', 'forty-two');
-    tmux('send-keys', '-t', 'main', 'Down', 'BSpace', '-l', '9');
+    tmux('send-keys', '-t', 'main', 'Down', 'BSpace');
+    tmux('send-keys', '-t', 'main', '-l', '9');
     tmux('send-keys', '-t', 'main', 'Enter');
     const pane = await waitForPane('main', (p) => p.includes('"answer":"forty-two"'), 'the answer');
     expect(pane).toContain('{"action":"accept","content":{"answer":"forty-two","count":9}}');
@@ -120,7 +178,11 @@ describe('the TUI in a real terminal (tmux) on the demo config', () => {
 
   it('/history lists the calls with their environments', async () => {
     send('main', '/history');
-    const pane = await waitForPane('main', (p) => /\/history \(this session\)\n(.*\n){2}/.test(p), 'history');
+    const pane = await waitForPane(
+      'main',
+      (p) => /\/history \(this session\)\n(.*\n){2}/.test(p),
+      'history',
+    );
     const rows = pane.slice(pane.lastIndexOf('/history (this session)')).split('\n').slice(1, 3);
     expect(rows[0]).toMatch(/^ {2}\d\d:\d\d:\d\d {2}shared@sandbox\.ask {2}completed {2}/);
     expect(rows[1]).toMatch(/^ {2}\d\d:\d\d:\d\d {2}shared@sandbox\.echo {2}completed {2}/);
@@ -135,14 +197,21 @@ describe('the TUI in a real terminal (tmux) on the demo config', () => {
     await waitForPane('narrow', settled, 'the /mcp view');
     send('narrow', '/mcp verbose');
     await waitForPane('narrow', (p) => p.includes('Resource templates: Dynamic Text'), 'verbose');
-    send('narrow', '/call shared echo {"message":"a long message that will not fit on one line of sixty columns"}');
+    send(
+      'narrow',
+      '/call shared echo {"message":"a long message that will not fit on one line of sixty columns"}',
+    );
     await waitForPane('narrow', (p) => /shared-local: a long message/.test(p), 'the call');
     send('narrow', '/mcp login shared --environment buildbox');
     await waitForPane('narrow', (p) => p.includes('not available in this build'), 'login');
     send('narrow', '/call shared ask {} --environment sandbox');
     await waitForPane('narrow', (p) => p.includes('Enter submit'), 'the form');
     tmux('send-keys', '-t', 'narrow', 'Enter');
-    await waitForPane('narrow', (p) => p.includes('! Answer is required'), 'the validation message');
+    await waitForPane(
+      'narrow',
+      (p) => p.includes('! Answer is required'),
+      'the validation message',
+    );
     const wide = capture('narrow', true)
       .split('\n')
       .filter((l) => displayWidth(l) > 60);
@@ -156,6 +225,16 @@ describe('the TUI in a real terminal (tmux) on the demo config', () => {
         .split('\n')
         .filter((l) => displayWidth(l) > 60),
     ).toEqual([]);
+  });
+
+  it('--remote runs the same TUI on a WebSocket app-server', async () => {
+    let pane = await waitForPane('remote', settled, 'the remote /mcp view');
+    expect(pane.split('\n')[0]).toBe(`mcprt · ${remoteUrl} · home ${REPO_ROOT}/demo`);
+    send('remote', '/call shared echo {"message":"over ws"} --environment buildbox');
+    pane = await waitForPane('remote', (p) => p.includes('shared-buildbox: over ws'), 'the call');
+    expect(pane).toContain('• Called shared@buildbox.echo({"message":"over ws"})');
+    send('remote', '/quit');
+    await waitForPane('remote', (p) => p.includes('[exited 0]'), 'the exit');
   });
 
   it('prints the status view and exits 0 on a terminal under CI', async () => {

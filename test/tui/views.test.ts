@@ -147,7 +147,10 @@ describe('/mcp verbose view', () => {
 
   it('shows the cause and the last stderr lines of a failed server, and none for healthy ones', () => {
     const frame = renderLines(verboseView(demoRegistrations(), ctx()));
-    const broken = frame.slice(frame.indexOf('• broken@buildbox'), frame.indexOf('• shared@buildbox'));
+    const broken = frame.slice(
+      frame.indexOf('• broken@buildbox'),
+      frame.indexOf('• shared@buildbox'),
+    );
     expect(broken).toContain('• broken@buildbox: failed');
     expect(words(broken)).toEqual(expect.arrayContaining(words(CAUSE)));
     expect(broken).toContain('Stderr (last lines):');
@@ -181,7 +184,11 @@ describe('authentication required', () => {
           authStatus: 'notLoggedIn',
           toolsError: 'The web MCP server is not logged in. Run `mcprt mcp login web`.',
         }),
-        statusItem('web', null, { runtimeStatus: 'connected', authStatus: 'oAuth', toolNames: ['echo'] }),
+        statusItem('web', null, {
+          runtimeStatus: 'connected',
+          authStatus: 'oAuth',
+          toolNames: ['echo'],
+        }),
       ],
       1,
     );

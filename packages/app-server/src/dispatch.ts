@@ -15,6 +15,7 @@ import { listEnvironments } from './handlers/environmentList.js';
 import { listHistory } from './handlers/historyList.js';
 import { cancelTool } from './handlers/toolCancel.js';
 import { initialize } from './handlers/initialize.js';
+import { oauthLogin } from './handlers/oauthLogin.js';
 import { readResource } from './handlers/resourceRead.js';
 import { listServerStatus } from './handlers/serverStatusList.js';
 import { updateSandboxState } from './handlers/sandboxStateUpdate.js';
@@ -36,6 +37,7 @@ const handlers: Handlers = {
   'mcpServerStatus/list': listServerStatus,
   'mcpServer/tool/call': callTool,
   'mcpServer/resource/read': readResource,
+  'mcpServer/oauth/login': oauthLogin,
   'config/mcpServer/reload': reloadConfig,
   'environment/list': listEnvironments,
   'mcpServer/tool/cancel': cancelTool,

@@ -35,6 +35,9 @@ Commands:
   mcp get <name> [--environment <id>] [--json]
   mcp add <name> [--env K=V]... [--environment <id>] (--url URL [--bearer-token-env-var VAR] | -- CMD ARGS...)
   mcp remove <name> [--environment <id>]
+  mcp login <name> [--environment <id>] [--scopes a,b] [--no-browser]
+                                   OAuth login (loopback callback; --no-browser: paste the redirect URL)
+  mcp logout <name> [--environment <id>]
   call <server> <tool> [--environment <id>] [--args JSON] [--timeout-sec N]
   history [--json] [--server S] [--environment ID | --thread-wide] [--status S] [--since ISO] [--limit N]
                                    recorded tool calls, newest first

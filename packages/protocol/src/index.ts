@@ -92,6 +92,12 @@ export {
   Tool,
 } from './methods/mcpTypes.js';
 export {
+  McpServerOauthClientRegistration,
+  McpServerOauthLoginCompletedNotification,
+  McpServerOauthLoginParams,
+  McpServerOauthLoginResult,
+} from './methods/oauth.js';
+export {
   McpResourceReadParams,
   McpResourceReadResult,
   McpResourceReadTarget,

@@ -22,6 +22,7 @@ describe('method table', () => {
       'mcpServerStatus/list': false,
       'mcpServer/tool/call': false,
       'mcpServer/resource/read': false,
+      'mcpServer/oauth/login': false,
       'config/mcpServer/reload': false,
       'mcpServer/tool/cancel': false,
       'history/list': false,
@@ -41,6 +42,7 @@ describe('method table', () => {
     expect(flags(serverNotifications)).toEqual({
       'thread/started': false,
       'mcpServer/startupStatus/updated': false,
+      'mcpServer/oauthLogin/completed': false,
       'item/mcpToolCall/progress': false,
       'item/started': false,
       'item/completed': false,

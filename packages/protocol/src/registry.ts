@@ -21,6 +21,11 @@ import {
   InitializeParams,
   InitializeResult,
 } from './methods/initialize.js';
+import {
+  McpServerOauthLoginCompletedNotification,
+  McpServerOauthLoginParams,
+  McpServerOauthLoginResult,
+} from './methods/oauth.js';
 import { McpResourceReadParams, McpResourceReadResult } from './methods/resource.js';
 import {
   ListMcpServerStatusParams,
@@ -100,6 +105,11 @@ export const clientRequests = {
     McpResourceReadResult,
     'Read a resource of one registration.',
   ),
+  'mcpServer/oauth/login': request(
+    McpServerOauthLoginParams,
+    McpServerOauthLoginResult,
+    'Start an OAuth login of one registration; answers with the URL to open at once.',
+  ),
   'config/mcpServer/reload': request(
     ConfigMcpServerReloadParams,
     ConfigMcpServerReloadResult,
@@ -149,6 +159,10 @@ export const serverNotifications = {
   'mcpServer/startupStatus/updated': notification(
     McpServerStatusUpdatedNotification,
     'Startup state of one registration changed.',
+  ),
+  'mcpServer/oauthLogin/completed': notification(
+    McpServerOauthLoginCompletedNotification,
+    'An OAuth login started with mcpServer/oauth/login ended.',
   ),
   'item/mcpToolCall/progress': notification(
     McpToolCallProgressNotification,

@@ -18,7 +18,11 @@ export type McprtErrorCode =
   | 'required_servers_failed'
   | 'session_closed'
   | 'request_failed'
-  | 'environment_unsupported';
+  | 'environment_unsupported'
+  | 'oauth_login_failed'
+  | 'oauth_refresh_failed'
+  | 'oauth_authorization_required'
+  | 'oauth_credentials_store';
 
 /** Base class: `code` is the machine-readable kind; `message` is meant for people. */
 export class McprtError extends Error {

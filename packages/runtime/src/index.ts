@@ -35,6 +35,30 @@ export type {
 } from './manager/toolCallEvents.js';
 export type { RuntimeLoadOptions } from './manager/runtime.js';
 export { Session } from './manager/session.js';
+export { RuntimeAuth, hasStaticAuthorization } from './auth/runtimeAuth.js';
+export type { CredentialsListener } from './auth/runtimeAuth.js';
+export {
+  OAuthLoginError,
+  TokenRefreshError,
+  AuthorizationRequiredError,
+  CredentialStoreError,
+} from './auth/errors.js';
+export { credentialStoreKey, credentialName } from './auth/credentialKey.js';
+export { REFRESH_MARGIN_MS } from './auth/credentialSlot.js';
+export { CREDENTIALS_FILE_NAME } from './auth/store/fileStore.js';
+export { KEYRING_SERVICE } from './auth/store/keyringStore.js';
+export type { StoredCredential, CredentialStore } from './auth/store/types.js';
+export type {
+  AuthStatus,
+  MachineClient,
+  PreRegisteredClient,
+  HostClient,
+  RuntimeOAuthOptions,
+  ClientRegistrationMode,
+  OAuthLoginOptions,
+  OAuthLoginResult,
+  PendingOAuthLogin,
+} from './auth/types.js';
 export type {
   SessionOptions,
   SessionEnvironment,

@@ -14,7 +14,11 @@ export { UrlConsent } from './components/UrlConsent.js';
 export type { UrlConsentProps } from './components/UrlConsent.js';
 export { Lines } from './components/Lines.js';
 export { TuiController } from './controller/controller.js';
-export type { PendingElicitation, TuiControllerOptions, TuiState } from './controller/controller.js';
+export type {
+  PendingElicitation,
+  TuiControllerOptions,
+  TuiState,
+} from './controller/controller.js';
 export { MethodUnavailableError, OPTIONAL_METHODS } from './controller/optionalMethods.js';
 export { callCellLines, formatDuration, resultText } from './model/callCell.js';
 export type { CallCell } from './model/callCell.js';

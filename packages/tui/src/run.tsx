@@ -30,10 +30,7 @@ export async function runTui(client: McprtClient, options: RunTuiOptions): Promi
     ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
     ...(options.stdout !== undefined ? { stdout: options.stdout } : {}),
   });
-  controller.start().catch((error: unknown) => {
-    controller.submit('/quit');
-    process.stderr.write(`mcprt: the TUI could not start: ${String(error)}\n`);
-  });
+  void controller.start();
   try {
     await instance.waitUntilExit();
   } finally {

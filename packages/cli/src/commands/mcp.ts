@@ -16,6 +16,7 @@ import {
 } from '../format/configView.js';
 import type { Io } from '../io.js';
 import { configFile, readConfig } from '../runtime.js';
+import { loginCommand, logoutCommand } from './login.js';
 
 export async function mcpCommand(
   argv: readonly string[],
@@ -32,10 +33,14 @@ export async function mcpCommand(
       return add(rest, globals, io);
     case 'remove':
       return remove(rest, globals, io);
+    case 'login':
+      return loginCommand(rest, globals, io);
+    case 'logout':
+      return logoutCommand(rest, globals, io);
     default:
       throw new UsageError(
         sub === undefined
-          ? 'mcp: missing subcommand (list, get, add, remove)'
+          ? 'mcp: missing subcommand (list, get, add, remove, login, logout)'
           : `mcp: unknown subcommand '${sub}'`,
       );
   }

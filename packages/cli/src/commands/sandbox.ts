@@ -52,14 +52,25 @@ export async function sandboxCommand(argv: readonly string[], io: Io): Promise<n
     io.err(`mcprt sandbox: ${error.message}; \`${tail[0] ?? ''}\` was not run`);
     return SANDBOX_REFUSED_EXIT;
   }
-  return run(program, args, plan.kind === 'unsandboxed' ? plan.cwd : null, io);
+  return run(
+    program,
+    args,
+    plan.kind === 'unsandboxed' ? { cwd: plan.cwd } : { emptyFd: true },
+    io,
+  );
 }
 
-function run(program: string, args: string[], cwd: string | null, io: Io): Promise<number> {
-  const empty = openSync('/dev/null', 'r');
+function run(
+  program: string,
+  args: string[],
+  how: { readonly cwd?: string; readonly emptyFd?: boolean },
+  io: Io,
+): Promise<number> {
+  // bubblewrap reads the content of denied files from EMPTY_FD (/dev/null).
+  const empty = how.emptyFd === true ? openSync('/dev/null', 'r') : null;
   const stdio: ('inherit' | number)[] = ['inherit', 'inherit', 'inherit'];
-  stdio[EMPTY_FD] = empty;
-  const child = spawn(program, args, { stdio, ...(cwd !== null ? { cwd } : {}) });
+  if (empty !== null) stdio[EMPTY_FD] = empty;
+  const child = spawn(program, args, { stdio, ...(how.cwd !== undefined ? { cwd: how.cwd } : {}) });
   const parent = process.ppid;
   const onSignal = (signal: NodeJS.Signals) => child.kill(signal);
   for (const signal of FORWARDED_SIGNALS) process.on(signal, onSignal);
@@ -72,7 +83,7 @@ function run(program: string, args: string[], cwd: string | null, io: Io): Promi
     const done = (code: number) => {
       clearInterval(watchdog);
       for (const signal of FORWARDED_SIGNALS) process.off(signal, onSignal);
-      closeSync(empty);
+      if (empty !== null) closeSync(empty);
       resolve(code);
     };
     child.once('error', (error: NodeJS.ErrnoException) => {

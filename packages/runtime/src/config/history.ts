@@ -27,9 +27,10 @@ export const DEFAULT_HISTORY: HistoryConfig = {
   enabled: true,
   redactKeys: DEFAULT_REDACT_KEYS,
   maxResultBytes: DEFAULT_MAX_RESULT_BYTES,
+  maxEntries: 100_000,
 };
 
-const KEYS = new Set(['enabled', 'redact_keys', 'max_result_bytes']);
+const KEYS = new Set(['enabled', 'redact_keys', 'max_result_bytes', 'max_entries']);
 
 export function readHistoryConfig(
   root: Fields,
@@ -44,5 +45,8 @@ export function readHistoryConfig(
     maxResultBytes:
       table.integerInRange('max_result_bytes', 256, 1 << 30, 'max_result_bytes') ??
       DEFAULT_MAX_RESULT_BYTES,
+    maxEntries:
+      table.integerInRange('max_entries', 1, 100_000_000, 'max_entries') ??
+      DEFAULT_HISTORY.maxEntries,
   };
 }

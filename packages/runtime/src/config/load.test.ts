@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigInvalidError, ConfigParseError } from '../errors.js';
 import { DEFAULT_HISTORY } from './history.js';
+import { DEFAULT_SUPERVISION } from './supervision.js';
 import { loadConfig } from './load.js';
 import type { LoadConfigOptions } from './load.js';
 import type { McprtConfig } from './types.js';
@@ -115,6 +116,12 @@ describe('loadConfig: servers', () => {
       'omit_tools_from = ["deferred"]',
       'name = "legacy display name"',
       'experimental_environment = "ignored"',
+      'restart = "never"',
+      'restart_max_attempts = 3',
+      'restart_backoff_sec = 0.25',
+      'restart_wait_sec = 2',
+      'max_message_bytes = 1048576',
+      'health_check_interval_sec = 15',
       '',
       '[mcp_servers.docs.tools.search]',
       'approval_mode = "approve"',
@@ -150,6 +157,14 @@ describe('loadConfig: servers', () => {
         supportsParallelToolCalls: true,
         defaultToolsApprovalMode: 'writes',
         tools: { search: { approvalMode: 'approve', outputTokenLimit: 4000 } },
+        supervision: {
+          restart: 'never',
+          maxRestarts: 3,
+          restartBackoffMs: 250,
+          restartWaitMs: 2000,
+          maxMessageBytes: 1048576,
+          healthCheckIntervalMs: 15_000,
+        },
         location: { file, line: 2, column: 1, keyPath: 'mcp_servers.docs' },
       },
     ]);
@@ -193,6 +208,7 @@ describe('loadConfig: servers', () => {
         supportsParallelToolCalls: false,
         defaultToolsApprovalMode: 'auto',
         tools: {},
+        supervision: DEFAULT_SUPERVISION,
         location: { file, line: 1, column: 1, keyPath: 'mcp_servers.figma' },
       },
     ]);
@@ -484,6 +500,28 @@ describe('loadConfig: servers', () => {
     expect(config.warnings.map((w) => [w.severity, w.message])).toEqual([
       ['warning', `${file}:3:1: mcp_servers.docs.comand: unknown key \`comand\``],
       ['warning', `${file}:4:1: mcp_servers.docs.oauth_client: unknown key \`oauth_client\``],
+    ]);
+  });
+});
+
+describe('loadConfig: supervision keys', () => {
+  it('reports bad values at their key, and the server fails alone', () => {
+    const { file, config } = load([
+      '[mcp_servers.bad]', // 1
+      'command = "x"',
+      'restart = "always"', // 3
+      'restart_max_attempts = -1', // 4
+      'max_message_bytes = 10', // 5
+      'health_check_interval_sec = 0.01', // 6
+      '[mcp_servers.good]',
+      'command = "y"',
+    ]);
+    expect(config.servers.map((s) => s.scope.name)).toEqual(['good']);
+    expect(config.invalidServers[0]!.diagnostics.map((d) => d.message)).toEqual([
+      `${file}:3:1: mcp_servers.bad.restart: unknown variant \`always\`, expected \`on-failure\` or \`never\``,
+      `${file}:4:1: mcp_servers.bad.restart_max_attempts: restart_max_attempts must be between 0 and 1000`,
+      `${file}:5:1: mcp_servers.bad.max_message_bytes: max_message_bytes must be between 1024 and 2147483647`,
+      `${file}:6:1: mcp_servers.bad.health_check_interval_sec: health_check_interval_sec must be at least 0.1`,
     ]);
   });
 });

@@ -4,6 +4,8 @@
  * `env_vars` sources, durations, approval modes. A bad table yields an InvalidServerConfig.
  */
 
+import { secondsToMs } from './duration.js';
+import { readSupervision, SUPERVISION_KEYS } from './supervision.js';
 import type { RegistrationScope } from '../scope.js';
 import type { Context } from './diagnostics.js';
 import { Sink } from './diagnostics.js';
@@ -57,6 +59,7 @@ const SERVER_KEYS = new Set([
   'oauth_resource',
   'tools',
   'name',
+  ...SUPERVISION_KEYS,
 ]);
 
 type Transport = 'stdio' | 'streamable_http';
@@ -77,20 +80,6 @@ const REJECTED_FIELDS: Record<Transport, readonly string[]> = {
 };
 
 const APPROVAL_MODES = ['auto', 'prompt', 'writes', 'approve'] as const;
-/** Rust's `Duration::try_from_secs_f64` outcome, in whole milliseconds. */
-function secondsToMs(seconds: number): { ms: number } | { problem: string } {
-  if (Number.isNaN(seconds)) {
-    return { problem: 'cannot convert float seconds to Duration: value is either too big or NaN' };
-  }
-  if (seconds < 0) {
-    return { problem: 'cannot convert float seconds to Duration: value is negative' };
-  }
-  const ms = Math.round(seconds * 1000);
-  if (!Number.isFinite(seconds) || ms > Number.MAX_SAFE_INTEGER) {
-    return { problem: 'cannot convert float seconds to Duration: value is either too big or NaN' };
-  }
-  return { ms };
-}
 
 export interface ServerResult {
   readonly server: ServerConfig | null;
@@ -222,6 +211,7 @@ export function validateServer(
     }
   });
   const tools = readTools(f, warn);
+  const supervision = readSupervision(f, error);
 
   if (sink.errorCount() > 0 || transport === null) return fail(enabled, required);
   return {
@@ -241,6 +231,7 @@ export function validateServer(
       supportsParallelToolCalls,
       defaultToolsApprovalMode,
       tools,
+      supervision,
       location,
     },
     invalid: null,

@@ -63,6 +63,22 @@ export interface ToolOverrideConfig {
   readonly outputTokenLimit: number | null;
 }
 
+/** Restart policy, bounds and health check of one server. */
+export interface SupervisionConfig {
+  /** `on-failure` (default): a server that dies after starting is restarted with backoff. */
+  readonly restart: 'on-failure' | 'never';
+  /** Consecutive restarts before giving up (`restart_max_attempts`, default 5). */
+  readonly maxRestarts: number;
+  /** First restart delay; doubles per attempt up to 30 s, with ±20 % jitter (default 0.5 s). */
+  readonly restartBackoffMs: number;
+  /** How long a call made while the server restarts waits for it (default 5 s), then fails. */
+  readonly restartWaitMs: number;
+  /** Largest JSON-RPC message accepted from the server (default 64 MiB). */
+  readonly maxMessageBytes: number;
+  /** Ping interval of the optional health check; null: off. */
+  readonly healthCheckIntervalMs: number | null;
+}
+
 /** One validated `[mcp_servers.<name>]` or `[environments.<id>.mcp_servers.<name>]` table. */
 export interface ServerConfig {
   readonly scope: RegistrationScope;
@@ -84,6 +100,7 @@ export interface ServerConfig {
   readonly supportsParallelToolCalls: boolean;
   readonly defaultToolsApprovalMode: 'auto' | 'prompt' | 'writes' | 'approve';
   readonly tools: Readonly<Record<string, ToolOverrideConfig>>;
+  readonly supervision: SupervisionConfig;
   /** Where the table starts, for messages. */
   readonly location: ConfigLocation;
 }
@@ -135,6 +152,8 @@ export interface HistoryConfig {
   readonly redactKeys: readonly string[];
   /** Stored results larger than this are cut, with a truncation marker. */
   readonly maxResultBytes: number;
+  /** The store keeps at most this many calls; older ones are pruned. */
+  readonly maxEntries: number;
 }
 
 export interface McprtConfig {

@@ -19,6 +19,7 @@ import type {
 } from '@modelcontextprotocol/client';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
+import type { TransportAuth } from '../auth/transportAuth.js';
 import type { ServerConfig } from '../config/types.js';
 import type { ExecutionEnvironment } from '../environments/types.js';
 import type { LaunchPlan } from '../launch/plan.js';
@@ -46,6 +47,14 @@ export interface ServerElicitation {
   readonly signal: AbortSignal;
 }
 
+/** Where an HTTP transport gets its OAuth (the runtime's `RuntimeAuth`). */
+export interface ConnectionAuth {
+  transport(
+    config: ServerConfig,
+    baseFetch: (url: string | URL, init?: RequestInit) => Promise<Response>,
+  ): TransportAuth | null;
+}
+
 export interface ConnectionListener {
   /** Tools, resources or templates changed after startup (server sent `list_changed`). */
   onInventoryChanged(): void;
@@ -67,6 +76,7 @@ export class ServerConnection {
   private readonly client: Client;
   private transport: Transport | undefined;
   private closing = false;
+  private healthFailure: string | null = null;
   private readyFlag = false;
   tools: Tool[] = [];
   resources: Resource[] = [];
@@ -79,6 +89,8 @@ export class ServerConnection {
     private readonly environment: ExecutionEnvironment,
     private readonly plan: LaunchPlan,
     private readonly listener: ConnectionListener,
+    /** OAuth for HTTP transports (none: only static headers). */
+    private readonly auth?: ConnectionAuth,
   ) {
     this.client = new Client(CLIENT_INFO, {
       capabilities: { elicitation: { form: { applyDefaults: true }, url: {} } },
@@ -125,6 +137,14 @@ export class ServerConnection {
   stderrTail(): string[] {
     return this.transport instanceof StdioProcessTransport ? this.transport.stderr.snapshot() : [];
   }
+
+  /** How the server process ended, once it has (stdio only). */
+  get exitInfo(): { code: number | null; signal: string | null } | undefined {
+    return this.transport instanceof StdioProcessTransport ? this.transport.exit : undefined;
+  }
+
+  /** True once the connection has ended (crash, kill, closed stream). */
+  ended = false;
 
   get pid(): number | undefined {
     return this.transport instanceof StdioProcessTransport ? this.transport.pid : undefined;
@@ -214,33 +234,86 @@ export class ServerConnection {
 
   private buildTransport(): Transport {
     if (this.plan.kind === 'stdio')
-      return new StdioProcessTransport(this.environment, this.plan.spec);
+      return new StdioProcessTransport(
+        this.environment,
+        this.plan.spec,
+        this.config.supervision?.maxMessageBytes,
+      );
     // An environment that tunnels HTTP (ssh) resolves the URL on its side through its fetch.
     const access = this.environment.http();
+    const baseFetch = access.kind === 'tunnel' ? access.fetch : undefined;
+    // OAuth (docs/auth.md): stored credentials, refreshed in time; never an interactive flow here.
+    const oauth = this.auth?.transport(this.config, baseFetch ?? ((url, init) => fetch(url, init)));
     return new StreamableHTTPClientTransport(new URL(this.plan.url), {
       requestInit: { headers: this.plan.headers },
-      ...(access.kind === 'tunnel' ? { fetch: access.fetch } : {}),
+      ...(oauth
+        ? {
+            fetch: oauth.fetch,
+            authProvider: oauth.authProvider,
+            onInsufficientScope: 'throw' as const,
+          }
+        : baseFetch
+          ? { fetch: baseFetch }
+          : {}),
     });
   }
 
   private installHandlers(): void {
+    // A flood of list_changed notifications coalesces into at most one refresh in flight plus
+    // one queued behind it (backpressure: the server cannot make us list in a loop).
+    let refreshing = false;
+    let again = false;
     const refresh = () => {
-      void this.refreshInventory({ timeoutMs: clampMs(this.config.toolTimeoutMs) }).then(
-        () => this.listener.onInventoryChanged(),
-        () => undefined,
-      );
+      if (refreshing) {
+        again = true;
+        return;
+      }
+      refreshing = true;
+      void this.refreshInventory({ timeoutMs: clampMs(this.config.toolTimeoutMs) })
+        .then(
+          () => this.listener.onInventoryChanged(),
+          () => undefined,
+        )
+        .finally(() => {
+          refreshing = false;
+          if (again && !this.closing) {
+            again = false;
+            refresh();
+          }
+        });
     };
+    this.startHealthCheck();
     this.client.setNotificationHandler('notifications/tools/list_changed', refresh);
     this.client.setNotificationHandler('notifications/resources/list_changed', refresh);
     const previousOnClose = this.client.onclose;
     this.client.onclose = () => {
+      this.ended = true;
       previousOnClose?.();
       if (!this.closing && this.readyFlag) this.listener.onClosed(this.closeReason());
     };
   }
 
-  private closeReason(): string {
+  /** Ping every `health_check_interval_sec`; a missed answer closes the connection (a crash). */
+  private startHealthCheck(): void {
+    const interval = this.config.supervision?.healthCheckIntervalMs ?? null;
+    if (interval === null) return;
+    const timer = setInterval(() => {
+      if (this.closing) return clearInterval(timer);
+      this.client.ping({ timeout: Math.min(interval, 10_000) }).catch(() => {
+        if (this.closing) return;
+        clearInterval(timer);
+        this.healthFailure = `health check failed: no answer to ping within ${Math.min(interval, 10_000) / 1000} s`;
+        void this.transport?.close();
+      });
+    }, interval);
+    timer.unref();
+  }
+
+  /** Why the connection ended, for people (exit status, signal, oversized message, ping). */
+  closeReason(): string {
     const t = this.transport;
+    if (this.healthFailure) return this.healthFailure;
+    if (t instanceof StdioProcessTransport && t.failure) return t.failure.message;
     if (t instanceof StdioProcessTransport && t.exit) {
       const { code, signal } = t.exit;
       return signal

@@ -4,6 +4,7 @@
  * that exited during initialize (with its exit status and stderr tail).
  */
 
+import { InsufficientScopeError } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/client';
 
 import type { ServerConfig } from '../config/types.js';
@@ -11,7 +12,14 @@ import { StdioProcessTransport } from '../launch/stdioTransport.js';
 import { scopeLabel } from '../scope.js';
 
 export type StartupFailureKind =
-  'timeout' | 'authentication' | 'cancelled' | 'command_not_found' | 'exited' | 'config' | 'error';
+  | 'timeout'
+  | 'authentication'
+  | 'cancelled'
+  | 'command_not_found'
+  | 'exited'
+  | 'config'
+  | 'protocol_error'
+  | 'error';
 
 export class StartupFailure extends Error {
   constructor(
@@ -68,6 +76,9 @@ export function describeStartupFailure(
       );
     }
     if (spawnError) return failedToStart(config, spawnError.message, 'error', error);
+    if (transport.failure) {
+      return failedToStart(config, transport.failure.message, 'protocol_error', error);
+    }
     const exit = transport.exit;
     if (exit) {
       const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
@@ -88,6 +99,8 @@ export function describeStartupFailure(
       { cause: error },
     );
   }
+  const oauth = describeOAuthFailure(config, error);
+  if (oauth) return oauth;
   if (
     code === 'CLIENT_HTTP_AUTHENTICATION' ||
     httpStatus === 401 ||
@@ -104,4 +117,30 @@ export function describeStartupFailure(
     );
   }
   return failedToStart(config, message, 'error', error);
+}
+
+/**
+ * OAuth failures (docs/auth.md): a login is needed (none stored, refused, or more scopes asked
+ * for: `authenticationRequired`), or a refresh failed for a transient reason (a plain failure;
+ * the credentials are kept and the next start retries).
+ */
+function describeOAuthFailure(config: ServerConfig, error: unknown): StartupFailure | null {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (code === 'oauth_authorization_required')
+      return new StartupFailure('authentication', e.message, { cause: error });
+    if (code === 'oauth_refresh_failed') return failedToStart(config, e.message, 'error', error);
+    if (InsufficientScopeError.isInstance(e)) {
+      const { environmentId, name } = config.scope;
+      const login = environmentId === null ? name : `${name} --environment ${environmentId}`;
+      const scopes = e.requiredScope ? ` \`${e.requiredScope}\`` : '';
+      return new StartupFailure(
+        'authentication',
+        `The ${scopeLabel(config.scope)} MCP server needs OAuth scopes${scopes} that its login did not grant. Run \`mcprt mcp login ${login}\` (the new login asks for them).`,
+        { cause: error },
+      );
+    }
+    e = (e as { cause?: unknown }).cause;
+  }
+  return null;
 }

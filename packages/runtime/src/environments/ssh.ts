@@ -25,12 +25,13 @@ import {
   destinationLabel,
   forwardArgs,
   masterArgs,
-  remoteCommand,
+  remoteLaunch,
 } from './sshCommand.js';
 import { SshEnvironmentError, sshStderrSummary } from './sshErrors.js';
 import type { FetchLike } from './sshFetch.js';
 import { socketFetch } from './sshFetch.js';
 import { describeExit, MASTER_REMOTE_COMMAND, SshMaster } from './sshMaster.js';
+import { runSsh } from './sshRun.js';
 import type { MasterExit } from './sshMaster.js';
 import {
   parseRemoteConfigOutput,
@@ -54,9 +55,8 @@ const REMOTE_CONFIG_MAX_BYTES = 4 * 1024 * 1024;
 const LOSS_SETTLE_MS = 1_000;
 
 export interface SshEnvironmentOptions {
+  /** The environment the `ssh` client runs with (SSH_AUTH_SOCK, HOME for ~/.ssh …). */
   readonly processEnv?: NodeJS.ProcessEnv;
-  /** Clock for backoff (a seam for tests). */
-  readonly now?: () => number;
 }
 
 export class SshEnvironment implements ExecutionEnvironment {
@@ -89,7 +89,8 @@ export class SshEnvironment implements ExecutionEnvironment {
     this.defaultCwd = config.cwd;
     this.destination = destinationLabel(config);
     this.processEnv = options.processEnv ?? process.env;
-    this.now = options.now ?? Date.now;
+    this.now = Date.now;
+    this.events.setMaxListeners(0); // every open session (thread) follows the health
     this.tunnelFetch = socketFetch(
       (url) => this.forward(url),
       (url, error) =>
@@ -190,18 +191,21 @@ export class SshEnvironment implements ExecutionEnvironment {
 
   spawn(spec: StdioLaunchSpec): ChildProcessWithoutNullStreams {
     const child = new DeferredChild();
-    const remote = remoteCommand(spec);
+    const remote = remoteLaunch(spec);
     this.connect().then(
       (master) => {
         if (child.abandoned) return;
-        const real = spawn('ssh', clientArgs(this.config, this.controlPath(), remote), {
+        const real = spawn('ssh', clientArgs(this.config, this.controlPath(), remote.command), {
           env: { ...this.processEnv },
           stdio: ['pipe', 'pipe', 'pipe'],
           detached: true,
           windowsHide: true,
         });
-        child.attach(real, (code, _signal, stopping) =>
-          stopping ? Promise.resolve(null) : this.explainExit(master, code),
+        child.attach(
+          real,
+          (code, _signal, stopping) =>
+            stopping ? Promise.resolve(null) : this.explainExit(master, code),
+          remote.stdinPreamble ?? undefined,
         );
       },
       (error: unknown) => child.fail(error instanceof Error ? error : new Error(String(error))),
@@ -216,7 +220,8 @@ export class SshEnvironment implements ExecutionEnvironment {
   async readRegistrations(): Promise<EnvironmentRegistrations> {
     await this.connect();
     const what = `remote config of environment \`${this.id}\` (${this.destination})`;
-    const run = await this.run(
+    const run = await runSsh(
+      this.processEnv,
       clientArgs(this.config, this.controlPath(), REMOTE_CONFIG_SCRIPT),
       CONTROL_TIMEOUT_MS * 2,
       REMOTE_CONFIG_MAX_BYTES,
@@ -293,7 +298,8 @@ export class SshEnvironment implements ExecutionEnvironment {
     let socket = forwards.get(key);
     if (socket === undefined) {
       const path = join(this.controlDir(), `f${++this.forwardCount}`);
-      socket = this.run(
+      socket = runSsh(
+        this.processEnv,
         forwardArgs(this.config, this.controlPath(), path, host, port),
         CONTROL_TIMEOUT_MS,
       ).then((run) => {
@@ -314,49 +320,6 @@ export class SshEnvironment implements ExecutionEnvironment {
     return socket;
   }
 
-  /** Run one short ssh command, collecting its output (bounded) and exit status. */
-  private run(
-    args: readonly string[],
-    timeoutMs: number,
-    maxBytes = 64 * 1024,
-  ): Promise<RunResult> {
-    return new Promise((resolve) => {
-      const child = spawn('ssh', [...args], {
-        env: { ...this.processEnv },
-        stdio: ['ignore', 'pipe', 'pipe'],
-        windowsHide: true,
-      });
-      const out: Buffer[] = [];
-      let size = 0;
-      let error: string | null = null;
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > maxBytes) {
-          error = `output exceeds ${maxBytes} bytes`;
-          child.kill('SIGKILL');
-        } else out.push(chunk);
-      });
-      child.stderr.on(
-        'data',
-        (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-8192)),
-      );
-      const timer = setTimeout(() => {
-        error = `no answer within ${Math.round(timeoutMs / 1000)} s`;
-        child.kill('SIGKILL');
-      }, timeoutMs);
-      const done = (code: number | null, signal: NodeJS.Signals | null) => {
-        clearTimeout(timer);
-        resolve({ code, signal, stdout: Buffer.concat(out), stderr: stderr.split('\n'), error });
-      };
-      child.once('error', (e) => {
-        error = e.message;
-        done(null, null);
-      });
-      child.once('close', done);
-    });
-  }
-
   private controlDir(): string {
     // mkdtemp creates the directory with mode 0700: the control and forwarded sockets inside
     // are reachable by this user only.
@@ -371,14 +334,6 @@ export class SshEnvironment implements ExecutionEnvironment {
   private closedError(): SshEnvironmentError {
     return new SshEnvironmentError('closed', this.id, `${this.what} is closed`);
   }
-}
-
-interface RunResult {
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
-  readonly stdout: Buffer;
-  readonly stderr: readonly string[];
-  readonly error: string | null;
 }
 
 function messageOf(error: unknown): string {

@@ -59,11 +59,15 @@ export class DeferredChild extends EventEmitter {
     this.finish(null, 'SIGTERM');
   }
 
-  /** The real process has been spawned: wire its streams and lifecycle to this object. */
-  attach(real: ChildProcessWithoutNullStreams, explain: ExitExplainer): void {
+  /**
+   * The real process has been spawned: wire its streams and lifecycle to this object. `preamble`
+   * is written to its stdin before anything the caller writes.
+   */
+  attach(real: ChildProcessWithoutNullStreams, explain: ExitExplainer, preamble?: string): void {
     this.settled = true;
     this.real = real;
     real.stdin.on('error', (error) => this.stdin.destroy(error));
+    if (preamble !== undefined) real.stdin.write(preamble);
     this.stdin.pipe(real.stdin);
     real.stdout.pipe(this.stdout);
     real.stderr.pipe(this.stderr, { end: false });

@@ -5,16 +5,17 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 
 import type { SshEnvironmentConfig } from '../config/types.js';
-import { clientArgs, masterArgs, remoteCommand, shQuote } from './sshCommand.js';
+import { clientArgs, masterArgs, remoteLaunch, shQuote } from './sshCommand.js';
 import { parseRemoteConfigOutput } from './sshRemoteConfig.js';
 
 const PRINT =
   'process.stdout.write(JSON.stringify({argv: process.argv.slice(1), env: process.env, cwd: process.cwd()}))';
 
-function runIn(shell: string, command: string) {
-  const out = execFileSync(shell, ['-c', command], {
+function runIn(shell: string, launch: { command: string; stdinPreamble: string | null }) {
+  const out = execFileSync(shell, ['-c', launch.command], {
     env: { PATH: process.env['PATH'] },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    input: launch.stdinPreamble ?? '',
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   return JSON.parse(out.toString()) as {
     argv: string[];
@@ -49,22 +50,35 @@ describe('remoteCommand', () => {
 
   for (const shell of ['sh', 'bash']) {
     it(`keeps argv, env and cwd exact in ${shell}`, () => {
-      const command = remoteCommand({
+      const secret = 'token\nwith newline';
+      const launch = remoteLaunch({
         command: process.execPath,
         args: ['-e', PRINT, ...nasty],
-        env: { PLAIN: nasty.join('|'), 'NOT.AN-IDENTIFIER': "x'y$z" },
+        env: { PLAIN: nasty.join('|'), 'NOT.AN-IDENTIFIER': "x'y$z\nw", SECRET: secret },
         cwd: '/',
       });
-      const got = runIn(shell, command);
+      // Values travel on stdin, never in the command (argv of ssh and of the remote shell).
+      expect(launch.command).not.toContain('with newline');
+      expect(launch.command).not.toContain("x'y");
+      expect(launch.stdinPreamble!.split('\n')).toHaveLength(2);
+      const got = runIn(shell, launch);
       expect(got.argv).toEqual(nasty);
       expect(got.env['PLAIN']).toBe(nasty.join('|'));
-      expect(got.env['NOT.AN-IDENTIFIER']).toBe("x'y$z");
+      expect(got.env['NOT.AN-IDENTIFIER']).toBe("x'y$z\nw");
+      expect(got.env['SECRET']).toBe(secret);
+      expect(got.env['__mcprt_env']).toBeUndefined();
       expect(got.cwd).toBe('/');
     });
   }
 
   it('exits 127 when the cwd does not exist, before running anything', () => {
-    const command = remoteCommand({ command: 'echo', args: ['ran'], env: {}, cwd: '/no/such/dir' });
+    const { command, stdinPreamble } = remoteLaunch({
+      command: 'echo',
+      args: ['ran'],
+      env: {},
+      cwd: '/no/such/dir',
+    });
+    expect(stdinPreamble).toBeNull();
     let status: number | null = null;
     let out = '';
     try {

@@ -58,7 +58,11 @@ CREATE INDEX IF NOT EXISTS tool_calls_server ON tool_calls (server, environment_
 export interface HistoryStoreOptions {
   readonly redactKeys: readonly string[];
   readonly maxResultBytes: number;
+  /** Keep at most this many calls; older ones are pruned (default 100 000). */
+  readonly maxEntries?: number;
 }
+
+export const DEFAULT_MAX_ENTRIES = 100_000;
 
 export class SqliteHistoryStore implements HistorySink {
   private readonly db: Database.Database;
@@ -99,6 +103,18 @@ export class SqliteHistoryStore implements HistorySink {
           : JSON.stringify(redactArguments(record.arguments, this.options.redactKeys)),
       startedAt: record.startedAt,
     });
+    // Size cap: prune the oldest rows now and then (cheap: one indexed delete per 100 inserts).
+    if (++this.inserts % 100 === 0) this.prune();
+  }
+
+  private inserts = 0;
+
+  /** Delete all but the newest `maxEntries` calls. */
+  prune(): void {
+    const keep = this.options.maxEntries ?? DEFAULT_MAX_ENTRIES;
+    this.db
+      .prepare('DELETE FROM tool_calls WHERE seq <= (SELECT MAX(seq) FROM tool_calls) - ?')
+      .run(keep);
   }
 
   finished(id: string, outcome: Parameters<HistorySink['finished']>[1]): void {

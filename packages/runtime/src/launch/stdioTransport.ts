@@ -9,9 +9,10 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/client';
+import { serializeMessage } from '@modelcontextprotocol/client';
 
 import type { ExecutionEnvironment, StdioLaunchSpec } from '../environments/types.js';
+import { JsonlFramer } from './jsonlFramer.js';
 import { StderrTail } from './stderrTail.js';
 
 export interface ProcessExit {
@@ -29,7 +30,9 @@ export class StdioProcessTransport implements Transport {
 
   readonly stderr = new StderrTail();
   private child: ChildProcessWithoutNullStreams | undefined;
-  private readonly readBuffer: ReadBuffer;
+  private readonly framer: JsonlFramer;
+  /** Why the transport failed on its own (message too large), if it did. */
+  failure: Error | undefined;
   private exitInfo: ProcessExit | undefined;
   private spawnError: Error | undefined;
   private exited: Promise<void> = Promise.resolve();
@@ -40,7 +43,7 @@ export class StdioProcessTransport implements Transport {
     private readonly spec: StdioLaunchSpec,
     maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES,
   ) {
-    this.readBuffer = new ReadBuffer({ maxBufferSize: maxMessageBytes });
+    this.framer = new JsonlFramer(maxMessageBytes);
   }
 
   get pid(): number | undefined {
@@ -75,7 +78,7 @@ export class StdioProcessTransport implements Transport {
         resolve();
         // Output still in the pipe arrives before 'close'; a grandchild holding the pipe open
         // must not keep the connection alive, so finish shortly after exit regardless.
-        setTimeout(() => this.finish(), 200).unref();
+        setTimeout(() => this.finish(), 50).unref();
       });
     });
     child.once('close', () => this.finish());
@@ -91,6 +94,16 @@ export class StdioProcessTransport implements Transport {
     child.on('error', (error) => this.onerror?.(error));
     child.stdin.on('error', (error) => this.onerror?.(error));
     child.stdout.on('data', (chunk: Buffer) => this.onData(chunk));
+    // A server that closes stdout but stays alive can never answer again: end the connection
+    // (and, through close(), its process group) instead of waiting on it forever.
+    child.stdout.once('end', () => {
+      // A process that is exiting closes stdout first: give its exit a moment to arrive.
+      setTimeout(() => {
+        if (this.exitInfo !== undefined || this.closed) return;
+        this.failure ??= new Error('the server closed its stdout');
+        this.finish();
+      }, 100).unref();
+    });
     child.stderr.on('data', (chunk: Buffer) => this.stderr.push(chunk));
   }
 
@@ -118,23 +131,27 @@ export class StdioProcessTransport implements Transport {
   }
 
   private onData(chunk: Buffer): void {
+    let messages;
     try {
-      this.readBuffer.append(chunk);
-      for (;;) {
-        const message = this.readBuffer.readMessage();
-        if (message === null) break;
-        this.onmessage?.(message);
-      }
+      messages = this.framer.push(chunk);
     } catch (error) {
-      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      this.failure = error instanceof Error ? error : new Error(String(error));
+      this.onerror?.(this.failure);
       if (this.child) signalGroup(this.child, 'SIGKILL');
+      this.finish();
+      return;
     }
+    for (const message of messages) this.onmessage?.(message);
+  }
+
+  /** Lines on stdout that were not JSON-RPC messages (skipped). */
+  get skippedLines(): number {
+    return this.framer.skippedLines;
   }
 
   private finish(): void {
     if (this.closed) return;
     this.closed = true;
-    this.readBuffer.clear();
     this.onclose?.();
   }
 }

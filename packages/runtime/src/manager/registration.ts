@@ -6,12 +6,14 @@
  */
 
 import type { InvalidServerConfig, ServerConfig } from '../config/types.js';
-import type { ServerElicitation } from '../connection/connection.js';
+import type { ConnectionAuth, ServerElicitation } from '../connection/connection.js';
 import { ServerConnection } from '../connection/connection.js';
 import { failedToStart, StartupFailure } from '../connection/startupErrors.js';
 import type { ElicitationResponse } from '../elicitation/types.js';
 import type { EnvironmentRegistry } from '../environments/registry.js';
 import type { LaunchPlan } from '../launch/plan.js';
+import { ServerUnavailableError } from '../errors.js';
+import { restartDelay, STABLE_AFTER_MS } from './backoff.js';
 import { LaunchPlanError, planLaunch } from '../launch/plan.js';
 import type { RegistrationScope } from '../scope.js';
 import { scopeLabel } from '../scope.js';
@@ -34,6 +36,8 @@ export interface RegistrationContext {
   readonly cwdFor: (environmentId: string) => string | null;
   /** Whether the session selected this (configured) execution environment. */
   readonly isSelected: (environmentId: string) => boolean;
+  /** OAuth credentials for HTTP transports. */
+  readonly auth?: ConnectionAuth;
 }
 
 /** Resolve where a server runs and how it is launched; any problem is a startup failure. */
@@ -80,6 +84,8 @@ function resolvePlan(
   }
 }
 
+const RETRYABLE = new Set<FailureKind>(['exited', 'timeout', 'error', 'protocol_error', 'crashed']);
+
 export class Registration {
   readonly scope: RegistrationScope;
   readonly label: string;
@@ -88,6 +94,13 @@ export class Registration {
   error: string | null = null;
   failureKind: FailureKind | null = null;
   connection: ServerConnection | null = null;
+  /** Restarts so far (all time) and in the current backoff sequence. */
+  restartCount = 0;
+  private consecutiveRestarts = 0;
+  /** True between a crash and the restarted server being ready (or given up). */
+  restarting = false;
+  /** How the last server process ended (stdio). */
+  lastExit: { code: number | null; signal: string | null } | null = null;
   /** What forces a restart on reload when it changes (transport, env values, cwd, …). */
   readonly identity: string;
   private readonly planned: { plan: LaunchPlan } | { failure: StartupFailure };
@@ -171,9 +184,9 @@ export class Registration {
       );
   }
 
-  private async run(): Promise<void> {
-    if (!this.enabled) return;
-    this.transition('starting', 'starting', null, null);
+  private async run(isRestart = false): Promise<void> {
+    if (!this.enabled || this.abort.signal.aborted) return;
+    if (!isRestart) this.transition('starting', 'starting', null, null);
     if ('failure' in this.planned) {
       this.fail(this.planned.failure);
       return;
@@ -189,21 +202,35 @@ export class Registration {
         onClosed: (reason: string) => this.onCrash(connection, reason),
         onElicitation: (request: ServerElicitation) => this.hooks.onElicitation(this, request),
       },
+      this.ctx.auth,
     );
     this.connection = connection;
     try {
       await connection.start(this.abort.signal);
       if (this.abort.signal.aborted) throw new StartupFailure('cancelled', 'MCP startup cancelled');
+      this.restarting = false;
       this.transition('ready', 'connected', null, null);
+      // Stable for a while: later crashes start a fresh backoff sequence.
+      setTimeout(() => {
+        if (this.connection === connection) this.consecutiveRestarts = 0;
+      }, STABLE_AFTER_MS).unref();
     } catch (error) {
       this.lastStderr = connection.stderrTail();
+      this.lastExit = connection.exitInfo ?? this.lastExit;
       this.connection = null;
       await connection.close();
-      this.fail(
+      const failure =
         error instanceof StartupFailure
           ? error
-          : failedToStart(config, String(error), 'error', error),
-      );
+          : failedToStart(config, String(error), 'error', error);
+      // A restart that fails to come back is retried with backoff; a first start is not
+      // (Codex: it stays failed until reload), nor are causes a retry cannot fix.
+      if (isRestart && RETRYABLE.has(failure.kind)) {
+        this.scheduleRestart(failure.message, failure.kind);
+        return;
+      }
+      this.restarting = false;
+      this.fail(failure);
     }
   }
 
@@ -220,14 +247,77 @@ export class Registration {
   private onCrash(connection: ServerConnection, reason: string): void {
     if (this.connection !== connection) return;
     this.lastStderr = connection.stderrTail();
+    this.lastExit = connection.exitInfo ?? null;
     this.connection = null;
     void connection.close();
+    this.scheduleRestart(`MCP server \`${this.label}\` stopped: ${reason}`, 'crashed');
+  }
+
+  /**
+   * Restart policy (`restart = "on-failure"`): restart with exponential backoff until
+   * `restart_max_attempts` consecutive attempts have failed; then stay failed (reload retries).
+   */
+  private scheduleRestart(message: string, kind: FailureKind): void {
+    const sup = this.config?.supervision;
+    if (
+      this.abort.signal.aborted ||
+      !sup ||
+      sup.restart === 'never' ||
+      this.consecutiveRestarts >= sup.maxRestarts
+    ) {
+      const gaveUp =
+        sup && sup.restart !== 'never' && sup.maxRestarts > 0
+          ? ` (gave up after ${this.consecutiveRestarts} restart${this.consecutiveRestarts === 1 ? '' : 's'})`
+          : '';
+      this.transition('failed', 'failed', `${message}${gaveUp}`, kind);
+      return;
+    }
+    this.consecutiveRestarts += 1;
+    this.restartCount += 1;
+    const delay = restartDelay(sup.restartBackoffMs, this.consecutiveRestarts);
+    this.restarting = true;
     this.transition(
-      'failed',
-      'failed',
-      `MCP server \`${this.label}\` stopped: ${reason}`,
-      'crashed',
+      'starting',
+      'starting',
+      `${message}; restarting (attempt ${this.consecutiveRestarts} of ${sup.maxRestarts}) in ${delay} ms`,
+      kind,
     );
+    this.started = this.sleep(delay).then(() => this.run(true));
+  }
+
+  /**
+   * Re-initialize now (e.g. an HTTP server lost our session): a fresh connection replaces
+   * `stale`. Concurrent callers that saw the same stale connection share one reconnect.
+   * Resolves with the new connection; throws ServerUnavailableError if it does not come back.
+   */
+  async reconnect(stale: ServerConnection, reason: string): Promise<ServerConnection> {
+    if (this.connection === stale) {
+      this.connection = null;
+      void stale.close();
+      this.restarting = true;
+      this.transition(
+        'starting',
+        'starting',
+        `MCP server \`${this.label}\`: ${reason}; re-initializing`,
+        'crashed',
+      );
+      this.started = this.run(true);
+    }
+    await this.started;
+    if (!this.connection || this.startupStatus !== 'ready') {
+      throw new ServerUnavailableError(this.label, this.error ?? 'it could not re-initialize');
+    }
+    return this.connection;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.abort.signal.aborted) return resolve();
+      const timer = setTimeout(resolve, ms);
+      this.abort.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), {
+        once: true,
+      });
+    });
   }
 
   private transition(

@@ -7,6 +7,10 @@
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 
+import { findServerConfig, environmentFetch, staticHeaders } from '../auth/loginTarget.js';
+import { RuntimeAuth } from '../auth/runtimeAuth.js';
+import type { CredentialsListener } from '../auth/runtimeAuth.js';
+import type { OAuthLoginOptions, PendingOAuthLogin, RuntimeOAuthOptions } from '../auth/types.js';
 import { loadConfig } from '../config/load.js';
 import { resolveConfigFile } from '../config/paths.js';
 import type { McprtConfig } from '../config/types.js';
@@ -24,6 +28,8 @@ export interface RuntimeLoadOptions {
   /** Unknown keys are errors instead of warnings. */
   readonly strict?: boolean;
   readonly processEnv?: NodeJS.ProcessEnv;
+  /** OAuth: client credentials the host supplies, CIMD URL, warnings (see docs/auth.md). */
+  readonly oauth?: RuntimeOAuthOptions;
 }
 
 export const HISTORY_FILE_NAME = 'history.sqlite';
@@ -38,6 +44,8 @@ export class Runtime {
   private readonly retired: ExecutionEnvironment[] = [];
   /** The tool-call history store, when history is enabled. */
   readonly history: SqliteHistoryStore | null;
+  /** OAuth credentials, login and logout per registration scope (docs/auth.md). */
+  readonly auth: RuntimeAuth;
 
   constructor(
     config: McprtConfig,
@@ -46,17 +54,27 @@ export class Runtime {
       reload?: () => McprtConfig;
       /** History database file; omitted or null: calls are not recorded. */
       historyFile?: string | null;
+      /** mcprt home: where `.credentials.json` lives (default `$MCPRT_HOME`, else `~/.mcprt`). */
+      home?: string;
+      oauth?: RuntimeOAuthOptions;
     } = {},
   ) {
     this.configValue = config;
     this.processEnv = options.processEnv ?? process.env;
     this.registry = new EnvironmentRegistry(config, this.processEnv);
     this.reloadSource = options.reload ?? null;
+    const home = options.home ?? this.processEnv['MCPRT_HOME'] ?? join(homedir(), '.mcprt');
+    this.auth = new RuntimeAuth(config, home, options.oauth);
+    // A login (or logout) reaches running sessions: their registration of that scope reconnects.
+    this.auth.onCredentialsChanged((scope) => {
+      for (const session of this.sessions) void session.restartRegistration(scope);
+    });
     this.history =
       options.historyFile && config.history.enabled
         ? new SqliteHistoryStore(options.historyFile, {
             redactKeys: config.history.redactKeys,
             maxResultBytes: config.history.maxResultBytes,
+            maxEntries: config.history.maxEntries,
           })
         : null;
   }
@@ -76,6 +94,8 @@ export class Runtime {
       processEnv: env,
       reload: read,
       historyFile: join(home, HISTORY_FILE_NAME),
+      home,
+      ...(options.oauth ? { oauth: options.oauth } : {}),
     });
   }
 
@@ -95,6 +115,7 @@ export class Runtime {
       {
         processEnv: this.processEnv,
         history: this.history,
+        auth: this.auth,
         onClose: (s) => this.sessions.delete(s),
       },
       options,
@@ -113,6 +134,7 @@ export class Runtime {
     const next = config ?? this.reloadSource?.() ?? this.configValue;
     if (next !== this.configValue && JSON.stringify(next) !== JSON.stringify(this.configValue)) {
       this.configValue = next;
+      this.auth.configure(next);
       this.registry = new EnvironmentRegistry(next, this.processEnv, this.registry);
       // Changed environments stay open for the sessions still on them until the next reload.
       this.retired.push(...this.registry.retired);
@@ -130,6 +152,52 @@ export class Runtime {
     await Promise.all([...this.sessions].map((s) => s.applyConfig(next, this.registry)));
     await Promise.allSettled(this.retired.splice(0).map((e) => e.close()));
     return next;
+  }
+
+  /**
+   * Start an OAuth login of one registration: `authorizationUrl` is to be opened in a browser;
+   * `completed` settles when the redirect arrived and the tokens are stored (running sessions
+   * then reconnect that registration). With `session`, routing follows the session's rules.
+   */
+  async oauthLogin(options: OAuthLoginOptions & { session?: Session }): Promise<PendingOAuthLogin> {
+    const config = this.loginTarget(
+      options.server,
+      options.environmentId,
+      'login',
+      options.session,
+    );
+    return this.auth.login(
+      config,
+      options,
+      environmentFetch(this.registry, config),
+      staticHeaders(config, this.processEnv),
+    );
+  }
+
+  /** Remove the stored OAuth credentials of one registration; true when there were any. */
+  oauthLogout(options: { server: string; environmentId?: string | null }): boolean {
+    return this.auth.logout(this.loginTarget(options.server, options.environmentId, 'logout'));
+  }
+
+  /** Called with the scope whenever stored credentials change (login, logout). */
+  onCredentialsChanged(listener: CredentialsListener): () => void {
+    return this.auth.onCredentialsChanged(listener);
+  }
+
+  private loginTarget(
+    server: string,
+    environmentId: string | null | undefined,
+    what: 'login' | 'logout',
+    session?: Session,
+  ) {
+    const scope = session?.resolve(server, environmentId);
+    return findServerConfig(
+      this.configValue,
+      server,
+      scope ? scope.environmentId : environmentId,
+      (id) => this.registry.has(id),
+      what,
+    );
   }
 
   async close(): Promise<void> {

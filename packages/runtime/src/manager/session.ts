@@ -34,6 +34,7 @@ import type { ToolCallCompleted, ToolCallProgress, ToolCallStarted } from './too
 import { isPlainObjectOrAbsent, ToolCallTracker, withThreadId } from './toolCalls.js';
 import { Registration } from './registration.js';
 import type { RegistrationSource } from './registration.js';
+import type { RuntimeAuth } from '../auth/runtimeAuth.js';
 import { collectStatus } from './statusView.js';
 import type { ServerStatus, StartupStatusEvent, StartupSummary } from './status.js';
 
@@ -103,6 +104,8 @@ export interface SessionContext {
   readonly history?: HistorySink | null;
   /** Called once when the session closes (the runtime forgets it). */
   readonly onClose?: (session: Session) => void;
+  /** OAuth credentials (HTTP transports authenticate with them; status shows `authStatus`). */
+  readonly auth?: RuntimeAuth;
 }
 
 export class Session extends EventEmitter<SessionEvents> {
@@ -231,7 +234,7 @@ export class Session extends EventEmitter<SessionEvents> {
       .filter(
         (r) => filter.environmentId === undefined || r.scope.environmentId === filter.environmentId,
       )
-      .map((r) => collectStatus(r, inventory.forScope(r.scope)));
+      .map((r) => collectStatus(r, inventory.forScope(r.scope), this.ctx.auth));
   }
 
   /** Select one registration by name and optional environment (the brief's routing table). */
@@ -250,7 +253,7 @@ export class Session extends EventEmitter<SessionEvents> {
 
   status(server: string, environmentId?: string | null): ServerStatus {
     const reg = this.registration(this.resolve(server, environmentId));
-    return collectStatus(reg, this.inventory().forScope(reg.scope));
+    return collectStatus(reg, this.inventory().forScope(reg.scope), this.ctx.auth);
   }
 
   /** Model-visible tools of every connected registration. */
@@ -268,35 +271,46 @@ export class Session extends EventEmitter<SessionEvents> {
     const reg = await this.liveRegistration(request.server, request.environmentId);
     const config = reg.config!;
     if (!isToolEnabled(config, request.tool)) throw new ToolDisabledError(request.tool, reg.label);
-    const connection = reg.connection!;
+    let connection = reg.connection!;
     const call = this.calls.begin(reg.scope, request);
     try {
       const target = sandboxTarget(config, connection.capabilities);
       const meta = await authority.meta(target, withThreadId(request.meta, this.threadId));
       const args = authority.arguments(request.arguments);
-      const result = await connection.callTool(request.tool, args, {
-        timeoutMs: request.timeoutMs ?? config.toolTimeoutMs,
-        meta,
-        ...(request.signal ? { signal: request.signal } : {}),
-        // A progress token lives in `_meta`; a non-object `_meta` is forwarded untouched, so no
-        // progress is requested for it.
-        ...(isPlainObjectOrAbsent(meta)
-          ? {
-              onProgress: (p: {
-                progress: number;
-                total?: number | undefined;
-                message?: string | undefined;
-              }) => {
-                call.progress(p);
-                request.onProgress?.(p);
-              },
-            }
-          : {}),
-      });
+      const invoke = () =>
+        connection.callTool(request.tool, args, {
+          timeoutMs: request.timeoutMs ?? config.toolTimeoutMs,
+          meta,
+          ...(request.signal ? { signal: request.signal } : {}),
+          // A progress token lives in `_meta`; a non-object `_meta` is forwarded untouched, so no
+          // progress is requested for it.
+          ...(isPlainObjectOrAbsent(meta)
+            ? {
+                onProgress: (p: {
+                  progress: number;
+                  total?: number | undefined;
+                  message?: string | undefined;
+                }) => {
+                  call.progress(p);
+                  request.onProgress?.(p);
+                },
+              }
+            : {}),
+        });
+      let result;
+      try {
+        result = await invoke();
+      } catch (error) {
+        // An HTTP server that lost our session (restarted: 404 / session not found) never ran
+        // the call: re-initialize once and send it again.
+        if (!isSessionLost(error)) throw error;
+        connection = await reg.reconnect(connection, 'the server no longer knows our HTTP session');
+        result = await invoke();
+      }
       call.finish(result as Record<string, unknown>, null, request.signal);
       return result;
     } catch (error) {
-      const failure = requestFailed(`tools/call`, reg.label, error);
+      const failure = await this.describeCallFailure('tools/call', reg.label, connection, error);
       call.finish(null, failure.message, request.signal);
       throw failure;
     }
@@ -444,6 +458,15 @@ export class Session extends EventEmitter<SessionEvents> {
     return reg;
   }
 
+  private describeCallFailure(
+    method: string,
+    label: string,
+    connection: NonNullable<Registration['connection']>,
+    error: unknown,
+  ): Promise<RequestFailedError> {
+    return describeDeath(method, label, connection, error);
+  }
+
   private async liveRegistration(
     server: string,
     environmentId?: string | null,
@@ -457,6 +480,15 @@ export class Session extends EventEmitter<SessionEvents> {
         reg.label,
         reg.notSelectedReason ?? 'it is disabled in the configuration',
       );
+    if (reg.restarting) {
+      // A call made while the server restarts waits a bounded time for it (restart_wait_sec).
+      const waitMs = reg.config?.supervision.restartWaitMs ?? 0;
+      await Promise.race([reg.start(), new Promise((r) => setTimeout(r, waitMs).unref())]);
+      if (!reg.connection || reg.startupStatus !== 'ready') {
+        throw new ServerUnavailableError(reg.label, `it is restarting: ${reg.error ?? 'starting'}`);
+      }
+      return reg;
+    }
     await reg.start();
     if (!reg.connection || reg.startupStatus !== 'ready') {
       throw new ServerUnavailableError(reg.label, reg.error ?? reg.connectionStatus);
@@ -601,6 +633,23 @@ export class Session extends EventEmitter<SessionEvents> {
   }
 
   /** Next use of a server lost with its environment: a fresh registration (reconnects). */
+  /**
+   * The OAuth credentials of `scope` changed (a login or logout): its registration reconnects
+   * with them, without restarting anything else. Nothing happens for a scope this session lacks.
+   */
+  async restartRegistration(scope: RegistrationScope): Promise<void> {
+    const key = scopeKey(scope);
+    const current = this.registrations.get(key);
+    if (!current || this.closed) return;
+    const wasStarted = current.startupStatus !== null;
+    const fresh = this.build(current.source);
+    this.registrations.set(key, fresh);
+    this.lost.delete(current);
+    this.inventoryCache = null;
+    await current.stop();
+    if (wasStarted || this.startedAll) await fresh.start();
+  }
+
   private revive(reg: Registration): Registration {
     const fresh = this.build(reg.source);
     this.registrations.set(scopeKey(reg.scope), fresh);
@@ -619,6 +668,7 @@ export class Session extends EventEmitter<SessionEvents> {
       {
         environments: this.registry,
         processEnv: this.ctx.processEnv,
+        ...(this.ctx.auth ? { auth: this.ctx.auth } : {}),
         cwdFor: (envId) =>
           envId === 'local'
             ? this.cwd
@@ -652,6 +702,34 @@ export class Session extends EventEmitter<SessionEvents> {
       },
     );
   }
+}
+
+/**
+ * A request that failed because the server died under it says so (exit status or signal) and
+ * names the registration, instead of the transport's bare "Connection closed".
+ */
+async function describeDeath(
+  method: string,
+  label: string,
+  connection: NonNullable<Registration['connection']>,
+  error: unknown,
+): Promise<RequestFailedError> {
+  const message = error instanceof Error ? error.message : String(error);
+  if (!connection.ended && !/connection closed/i.test(message))
+    return requestFailed(method, label, error);
+  // The exit status arrives with the process's exit event, a moment after the pipe closes.
+  for (let i = 0; i < 10 && !connection.exitInfo && !connection.ended; i++) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return new RequestFailedError(
+    `${method} to MCP server \`${label}\` failed: the server stopped during the call (${connection.closeReason()})`,
+    { cause: error },
+  );
+}
+
+/** A streamable-HTTP 404 on a request that carried our session id: the session is gone. */
+function isSessionLost(error: unknown): boolean {
+  return (error as { data?: { status?: unknown } } | null)?.data?.status === 404;
 }
 
 function requestFailed(method: string, label: string, error: unknown): RequestFailedError {

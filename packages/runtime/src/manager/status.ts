@@ -62,6 +62,12 @@ export interface ServerStatus {
   readonly connectionStatus: ConnectionStatus;
   readonly error: string | null;
   readonly failureKind: FailureKind | null;
+  /** Automatic restarts of this registration so far (restart policy `on-failure`). */
+  readonly restartCount: number;
+  /** True while a crashed server is being restarted. */
+  readonly restarting: boolean;
+  /** How the last server process ended (stdio), e.g. `{code: 1, signal: null}`. */
+  readonly lastExit: { readonly code: number | null; readonly signal: string | null } | null;
   /** Last stderr lines of a stdio server. */
   readonly stderrTail: readonly string[];
   /** The server's `initialize` result `serverInfo`, as sent. */
@@ -75,7 +81,7 @@ export interface ServerStatus {
   readonly capabilities: Readonly<Record<string, unknown>> | null;
   /** Origin (`scheme://host:port`) of a streamable HTTP server's URL; null for stdio. */
   readonly httpOrigin: string | null;
-  /** How the server authenticates, as far as config shows (OAuth comes with its own work). */
+  /** How the server authenticates: config, stored OAuth credentials, the connection's answer. */
   readonly authStatus: 'unsupported' | 'bearerToken' | 'notLoggedIn' | 'oAuth' | 'unknown';
   readonly instructions: string | null;
   readonly tools: readonly StatusTool[];

@@ -3,12 +3,17 @@
  * includes secrets: environment values, headers and tokens are not part of status.
  */
 
+import type { RuntimeAuth } from '../auth/runtimeAuth.js';
 import type { ServerConfig } from '../config/types.js';
 import type { InventoryTool } from '../inventory/inventory.js';
 import type { Registration } from './registration.js';
 import type { ServerStatus } from './status.js';
 
-export function collectStatus(reg: Registration, tools: readonly InventoryTool[]): ServerStatus {
+export function collectStatus(
+  reg: Registration,
+  tools: readonly InventoryTool[],
+  auth?: RuntimeAuth,
+): ServerStatus {
   const config = reg.config;
   const connection = reg.connection;
   const info = connection?.serverInfo;
@@ -25,10 +30,15 @@ export function collectStatus(reg: Registration, tools: readonly InventoryTool[]
     error: reg.error,
     failureKind: reg.failureKind,
     stderrTail: reg.stderrTail(),
+    restartCount: reg.restartCount,
+    restarting: reg.restarting,
+    lastExit: reg.connection?.exitInfo ?? reg.lastExit,
     serverInfo: info ? { ...info } : null,
     capabilities: connection?.capabilities ? { ...connection.capabilities } : null,
     httpOrigin: httpOrigin(config),
-    authStatus: authStatus(config),
+    authStatus: auth
+      ? auth.authStatus(config, reg.connectionStatus === 'authenticationRequired')
+      : authStatus(config),
     instructions: connection?.instructions ?? null,
     tools: tools.map((t) => ({
       name: t.tool.name,
@@ -54,7 +64,7 @@ function httpOrigin(config: ServerConfig | null): string | null {
   }
 }
 
-/** Codex's rules as far as config shows: bearer variable or Authorization header ⇒ bearerToken. */
+/** Without the runtime's OAuth state: bearer variable or Authorization header ⇒ bearerToken. */
 function authStatus(config: ServerConfig | null): ServerStatus['authStatus'] {
   if (config?.transport.type !== 'streamable_http') return 'unsupported';
   const t = config.transport;

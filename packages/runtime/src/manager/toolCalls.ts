@@ -11,6 +11,9 @@ import type { HistorySink } from '../history/types.js';
 import type { RegistrationScope } from '../scope.js';
 import type { ToolCallCompleted, ToolCallProgress, ToolCallStarted } from './toolCallEvents.js';
 
+/** Minimum spacing of progress events of one call (a flood is thinned, never reordered). */
+export const PROGRESS_INTERVAL_MS = 20;
+
 export function isPlainObjectOrAbsent(meta: unknown): boolean {
   return meta === undefined || meta === null || (typeof meta === 'object' && !Array.isArray(meta));
 }
@@ -56,20 +59,36 @@ export class ToolCallTracker {
     this.safely(() => this.history?.started(started));
     this.emit.started(started);
     let done = false;
+    // Backpressure on progress floods: at most one event per PROGRESS_INTERVAL_MS per call;
+    // the latest value always gets through (trailing emit, and flushed before completion).
+    let lastEmit = 0;
+    let pending: ToolCallProgress | null = null;
+    let timer: NodeJS.Timeout | undefined;
+    const flush = () => {
+      clearTimeout(timer);
+      timer = undefined;
+      if (pending) this.emit.progress(pending);
+      pending = null;
+      lastEmit = Date.now();
+    };
     return {
       progress: (p) => {
         if (done) return;
-        this.emit.progress({
+        pending = {
           id: started.id,
           threadId: this.threadId,
           scope,
           progress: p.progress,
           total: p.total ?? null,
           message: p.message ?? null,
-        });
+        };
+        const wait = lastEmit + PROGRESS_INTERVAL_MS - Date.now();
+        if (wait <= 0) flush();
+        else timer ??= setTimeout(flush, wait);
       },
       finish: (result, error, signal) => {
         if (done) return;
+        flush();
         done = true;
         const status =
           error !== null

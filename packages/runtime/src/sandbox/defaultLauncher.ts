@@ -51,7 +51,11 @@ let cached: { path: string | null } | null = null;
 export function defaultLauncherPath(): string | null {
   if (cached === null) {
     const script = findMcprtCli();
-    cached = { path: script === null ? null : writeNodeShim(process.execPath, script) };
+    try {
+      cached = { path: script === null ? null : writeNodeShim(process.execPath, script) };
+    } catch {
+      cached = { path: null }; // e.g. no writable temporary directory: then no launcher
+    }
   }
   return cached.path;
 }

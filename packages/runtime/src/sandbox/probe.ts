@@ -90,7 +90,10 @@ const outcomes = new Map<string, Promise<ProbeOutcome>>();
 export function verifyLauncher(path: string): Promise<ProbeOutcome> {
   let outcome = outcomes.get(path);
   if (outcome === undefined) {
-    outcome = probe(path);
+    outcome = probe(path).catch((error: unknown) => ({
+      ok: false,
+      reason: `cannot run: ${error instanceof Error ? error.message : String(error)}`,
+    }));
     outcomes.set(path, outcome);
   }
   return outcome;

@@ -14,6 +14,7 @@ import { formLines } from '../model/elicitationView.js';
 import type { FormState } from '../model/form.js';
 import { backspace, choose, createForm, moveFocus, submit, typeText } from '../model/form.js';
 import { line } from '../model/lines.js';
+import { hasEmbeddedKeys, splitTyped } from '../model/typed.js';
 import { truncate, wrap } from '../text/fit.js';
 import { Lines } from './Lines.js';
 
@@ -26,7 +27,13 @@ export interface ElicitationFormProps {
   readonly onAnswer: (result: McpServerElicitationRequestResult) => void;
 }
 
-export function ElicitationForm({ scope, message, requestedSchema, width, onAnswer }: ElicitationFormProps) {
+export function ElicitationForm({
+  scope,
+  message,
+  requestedSchema,
+  width,
+  onAnswer,
+}: ElicitationFormProps) {
   const initial = useRef<FormState | { error: string }>(createForm(requestedSchema));
   const current = useRef(initial.current);
   const [form, setState] = useState(initial.current);
@@ -40,12 +47,19 @@ export function ElicitationForm({ scope, message, requestedSchema, width, onAnsw
     if ((key.ctrl && input === 'd') || ('error' in state && input === 'n'))
       return onAnswer({ action: 'decline', content: null });
     if ('error' in state) return;
-    if (!key.return && !key.ctrl && !key.meta && /[\r\n]/.test(input)) {
-      // Text and Enter in one chunk (a paste, or keys sent together): type, then submit.
-      const typed = typeText(state, input.split(/[\r\n]/)[0] ?? '');
-      const { state: next, content } = submit(typed);
-      if (content !== null) onAnswer({ action: 'accept', content });
-      else setForm(next);
+    if (!key.ctrl && !key.meta && hasEmbeddedKeys(input)) {
+      // Text, Backspace and Enter that arrived in one chunk: apply them in order.
+      let next = state;
+      for (const edit of splitTyped(input)) {
+        if (edit.kind === 'text') next = typeText(next, edit.text);
+        else if (edit.kind === 'backspace') next = backspace(next);
+        else {
+          const { state: checked, content } = submit(next);
+          if (content !== null) return onAnswer({ action: 'accept', content });
+          next = checked;
+        }
+      }
+      setForm(next);
     } else if (key.return) {
       const { state: next, content } = submit(state);
       if (content !== null) onAnswer({ action: 'accept', content });
@@ -63,7 +77,9 @@ export function ElicitationForm({ scope, message, requestedSchema, width, onAnsw
         lines={[
           line(truncate(`${scope} asks for input`, width), 'bold'),
           ...wrap(message, width, '  ', '  ').map((t) => line(t)),
-          ...wrap(`This form cannot be shown: ${form.error}.`, width, '  ', '  ').map((t) => line(t, 'error')),
+          ...wrap(`This form cannot be shown: ${form.error}.`, width, '  ', '  ').map((t) =>
+            line(t, 'error'),
+          ),
           line(truncate('n decline · Esc cancel', width), 'dim'),
         ]}
       />

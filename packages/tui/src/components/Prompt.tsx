@@ -7,7 +7,15 @@ import { Box, Text, useInput } from 'ink';
 import { useRef, useState } from 'react';
 
 import type { LineEditor } from '../model/lineEditor.js';
-import { browse, commit, deleteBack, emptyEditor, insert, moveCursor } from '../model/lineEditor.js';
+import { hasEmbeddedKeys, splitTyped } from '../model/typed.js';
+import {
+  browse,
+  commit,
+  deleteBack,
+  emptyEditor,
+  insert,
+  moveCursor,
+} from '../model/lineEditor.js';
 
 export interface PromptProps {
   readonly width: number;
@@ -26,18 +34,18 @@ export function Prompt({ width, onSubmit, onExit, hint }: PromptProps) {
   };
   useInput((input, key) => {
     const ed = current.current;
-    if (!key.return && !key.ctrl && !key.meta && /[\r\n]/.test(input)) {
-      // Keys that arrive in one chunk ("/mcp\r", a pasted line): each line break runs a line.
+    if (!key.ctrl && !key.meta && hasEmbeddedKeys(input)) {
+      // Keys that arrived in one chunk ("/mcp\r", a paste): each line break runs a line.
       let next = ed;
-      const parts = input.split(/\r\n|\r|\n/);
-      parts.forEach((part, i) => {
-        next = insert(next, part);
-        if (i < parts.length - 1) {
+      for (const edit of splitTyped(input)) {
+        if (edit.kind === 'text') next = insert(next, edit.text);
+        else if (edit.kind === 'backspace') next = deleteBack(next);
+        else {
           const done = commit(next);
           next = done.editor;
           onSubmit(done.line);
         }
-      });
+      }
       setEditor(next);
     } else if (key.return) {
       const { editor: next, line } = commit(ed);

@@ -24,7 +24,8 @@ export function UrlConsent({ scope, message, url, width, onAnswer }: UrlConsentP
   useInput((input, key) => {
     if (key.escape) onAnswer({ action: 'cancel', content: null });
     else if (input === 'n' || input === 'N') onAnswer({ action: 'decline', content: null });
-    else if (openable && (input === 'y' || input === 'Y')) onAnswer({ action: 'accept', content: null });
+    else if (openable && (input === 'y' || input === 'Y'))
+      onAnswer({ action: 'accept', content: null });
   });
   return <Lines lines={urlConsentLines({ scope, message }, url, width)} />;
 }

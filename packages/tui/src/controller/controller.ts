@@ -8,6 +8,7 @@
 
 import type {
   McpServerElicitationRequestParams,
+  McpServerOauthLoginCompletedNotification,
   McpServerElicitationRequestResult,
   McpServerStatus,
   McpServerStatusUpdatedNotification,
@@ -30,10 +31,8 @@ import {
   scopeName,
 } from '../model/registrations.js';
 import {
-  LOGIN_COMPLETED,
   MethodUnavailableError,
   OPTIONAL_METHODS,
-  onOptional,
   untypedRequest,
   whenAvailable,
 } from './optionalMethods.js';
@@ -72,7 +71,12 @@ export interface TuiControllerOptions {
 
 type ElicitationResult = McpServerElicitationRequestResult;
 
-const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+/** How a login is found again when the server gives no `loginId`. */
+const loginKey = (name: string, environmentId: string | null): string =>
+  `${name}\u0000${environmentId ?? ''}`;
+
+const message = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
 
 export class TuiController {
   readonly #client: McprtClient;
@@ -117,7 +121,10 @@ export class TuiController {
     };
   };
 
-  /** Subscribe, start the thread, load environments and show `/mcp`. */
+  /**
+   * Subscribe, start the thread, load environments and show `/mcp`. Never rejects: what fails
+   * (no thread, no environment list) becomes a note in the transcript.
+   */
   async start(): Promise<void> {
     const client = this.#client;
     this.#unsubscribes.push(
@@ -125,7 +132,7 @@ export class TuiController {
       client.handleRequest('mcpServer/elicitation/request', (params, ctx) =>
         this.#enqueueElicitation(params, ctx.signal),
       ),
-      onOptional(client, LOGIN_COMPLETED, (p) => this.#onLoginCompleted(p)),
+      client.on('mcpServer/oauthLogin/completed', (p) => this.#onLoginCompleted(p)),
       client.onClose((error) => {
         this.#update({ disconnected: true });
         this.#note(
@@ -135,10 +142,7 @@ export class TuiController {
       }),
     );
     const home = this.#safeHome();
-    this.#note(
-      `mcprt · ${this.#state.connectionLabel}${home ? ` · home ${home}` : ''}`,
-      'bold',
-    );
+    this.#note(`mcprt · ${this.#state.connectionLabel}${home ? ` · home ${home}` : ''}`, 'bold');
     this.#note('Type /help for commands, /quit to leave.', 'dim');
     try {
       const { thread } = await client.request('thread/start', { cwd: this.#cwd });
@@ -173,14 +177,25 @@ export class TuiController {
   submit(input: string): void {
     const text = input.trim();
     if (text === '') return;
-    this.#addCell({ kind: 'text', items: [{ text, tone: 'dim', prefix: '› ', restPrefix: '  ' }] }, true);
+    this.#addCell(
+      { kind: 'text', items: [{ text, tone: 'dim', prefix: '› ', restPrefix: '  ' }] },
+      true,
+    );
     const command: Command = parseCommand(text);
     switch (command.kind) {
       case 'invalid':
         return this.#note(command.message, 'error');
       case 'help':
         return void this.#addCell(
-          { kind: 'text', items: HELP_LINES.map((t) => ({ text: t, tone: 'plain' as const, prefix: '  ', restPrefix: '      ' })) },
+          {
+            kind: 'text',
+            items: HELP_LINES.map((t) => ({
+              text: t,
+              tone: 'plain' as const,
+              prefix: '  ',
+              restPrefix: '      ',
+            })),
+          },
           true,
         );
       case 'quit':
@@ -206,7 +221,11 @@ export class TuiController {
     resolve(result);
     this.#update({ elicitations: this.#state.elicitations.filter((e) => e.id !== id) });
     const outcome =
-      result.action === 'accept' ? 'accepted' : result.action === 'decline' ? 'declined' : 'cancelled';
+      result.action === 'accept'
+        ? 'accepted'
+        : result.action === 'decline'
+          ? 'declined'
+          : 'cancelled';
     this.#addCell(
       {
         kind: 'text',
@@ -263,7 +282,8 @@ export class TuiController {
         cursor = page.nextCursor;
       } while (cursor !== null);
     } catch (error) {
-      if (!this.#state.disconnected) this.#note(`Could not list MCP servers: ${message(error)}`, 'error');
+      if (!this.#state.disconnected)
+        this.#note(`Could not list MCP servers: ${message(error)}`, 'error');
       return;
     }
     this.#update({ registrations: applyStatusList(this.#state.registrations, items, seq) });
@@ -302,8 +322,13 @@ export class TuiController {
     const threadId = this.#state.threadId;
     const started = this.#now();
     const finish = (patch: Partial<CallCell>) =>
-      this.#replaceCell(id, { kind: 'call', call: { ...call, durationMs: this.#now() - started, ...patch } }, true);
-    if (threadId === null) return finish({ state: 'failed', error: 'there is no thread to call tools in' });
+      this.#replaceCell(
+        id,
+        { kind: 'call', call: { ...call, durationMs: this.#now() - started, ...patch } },
+        true,
+      );
+    if (threadId === null)
+      return finish({ state: 'failed', error: 'there is no thread to call tools in' });
     try {
       const result = await this.#client.request('mcpServer/tool/call', {
         threadId,
@@ -318,7 +343,11 @@ export class TuiController {
     }
   }
 
-  async #login(action: 'login' | 'logout', name: string, environmentId: string | null): Promise<void> {
+  async #login(
+    action: 'login' | 'logout',
+    name: string,
+    environmentId: string | null,
+  ): Promise<void> {
     const base: LoginCell = {
       action,
       target: scopeName(name, environmentId),
@@ -336,31 +365,30 @@ export class TuiController {
       ...(threadId === null ? {} : { threadId }),
     };
     try {
-      // Not in the protocol table yet: becomes `this.#client.request('mcpServer/oauth/…', params)`.
-      const result = (await whenAvailable(action, () =>
-        untypedRequest(this.#client, OPTIONAL_METHODS[action].method, params),
-      )) as {
-        authorizationUrl?: unknown;
-        loginId?: unknown;
-      } | null;
-      if (action === 'logout') return set({ state: 'succeeded' }, true);
-      const url = typeof result?.authorizationUrl === 'string' ? result.authorizationUrl : null;
-      const key = typeof result?.loginId === 'string' ? result.loginId : `${name}\u0000${environmentId ?? ''}`;
-      this.#logins.set(key, id);
-      set({ state: 'waiting', authorizationUrl: url }, false);
+      if (action === 'logout') {
+        // Not in the protocol table yet: becomes `this.#client.request('mcpServer/oauth/logout', …)`.
+        await whenAvailable('logout', () =>
+          untypedRequest(this.#client, OPTIONAL_METHODS.logout.method, params),
+        );
+        return set({ state: 'succeeded' }, true);
+      }
+      const result = await whenAvailable('login', () =>
+        this.#client.request('mcpServer/oauth/login', params),
+      );
+      this.#logins.set(result.loginId ?? loginKey(name, environmentId), id);
+      set({ state: 'waiting', authorizationUrl: result.authorizationUrl }, false);
     } catch (error) {
-      if (error instanceof MethodUnavailableError) set({ state: 'unavailable', message: error.message }, true);
+      if (error instanceof MethodUnavailableError)
+        set({ state: 'unavailable', message: error.message }, true);
       else set({ state: 'failed', message: message(error) }, true);
     }
   }
 
-  #onLoginCompleted(p: unknown): void {
-    if (typeof p !== 'object' || p === null) return;
-    const n = p as { loginId?: unknown; name?: unknown; environmentId?: unknown; success?: unknown; error?: unknown };
+  #onLoginCompleted(n: McpServerOauthLoginCompletedNotification): void {
     const key =
-      typeof n.loginId === 'string' && this.#logins.has(n.loginId)
+      n.loginId !== null && this.#logins.has(n.loginId)
         ? n.loginId
-        : `${String(n.name)}\u0000${typeof n.environmentId === 'string' ? n.environmentId : ''}`;
+        : loginKey(n.name, n.environmentId);
     const id = this.#logins.get(key);
     const cell = this.#state.cells.find((c) => c.id === id);
     if (id === undefined || cell?.kind !== 'login') return;
@@ -372,13 +400,13 @@ export class TuiController {
         login: {
           ...cell.login,
           authorizationUrl: null,
-          state: n.success === true ? 'succeeded' : 'failed',
-          message: n.success === true ? null : typeof n.error === 'string' ? n.error : 'login failed',
+          state: n.success ? 'succeeded' : 'failed',
+          message: n.success ? null : (n.error ?? 'the login failed'),
         },
       },
       true,
     );
-    if (n.success === true) void this.refreshStatuses();
+    if (n.success) void this.refreshStatuses();
   }
 
   async #history(filters: HistoryFilters): Promise<void> {
@@ -421,9 +449,13 @@ export class TuiController {
         scope: scopeName(params.serverName, params.environmentId),
       };
       this.#update({ elicitations: [...this.#state.elicitations, pending] });
-      signal.addEventListener('abort', () => this.answerElicitation(id, { action: 'cancel', content: null }), {
-        once: true,
-      });
+      signal.addEventListener(
+        'abort',
+        () => this.answerElicitation(id, { action: 'cancel', content: null }),
+        {
+          once: true,
+        },
+      );
     });
   }
 

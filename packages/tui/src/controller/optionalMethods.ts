@@ -1,15 +1,14 @@
 /**
- * App-server methods the TUI uses that a server may not implement. `mcpServer/oauth/login`
- * (+ the `mcpServer/oauthLogin/completed` notification) and `mcpServer/oauth/logout` are not in
- * this build's protocol table yet: they are sent untyped through `untypedRequest`, and when they
- * land in `@mcprt/protocol`'s registry the call site becomes a typed `client.request(...)` — a
- * one-line change in controller.ts. `history/list` is in the table and called typed. Whatever the
- * method, a server that answers -32601 (method not found, e.g. an older remote server) becomes
- * `MethodUnavailableError`, whose message the user sees inline.
+ * App-server methods the TUI uses that a server may not implement. `mcpServer/oauth/logout` is
+ * not in this build's protocol table: it is sent untyped through `untypedRequest`, and when it
+ * lands in `@mcprt/protocol`'s registry the call site in controller.ts becomes a typed
+ * `client.request(...)` (as `mcpServer/oauth/login` and `history/list` already are). Whatever the
+ * method, a server that answers -32601 (method not found, e.g. a build or an older remote server
+ * without it) becomes `MethodUnavailableError`, whose message the user sees inline.
  */
 
 import { ErrorCode, ProtocolError } from '@mcprt/sdk';
-import type { McprtClient, Unsubscribe } from '@mcprt/sdk';
+import type { McprtClient } from '@mcprt/sdk';
 
 export const OPTIONAL_METHODS = {
   login: {
@@ -26,8 +25,6 @@ export const OPTIONAL_METHODS = {
   },
 } as const;
 
-export const LOGIN_COMPLETED = 'mcpServer/oauthLogin/completed';
-
 export type OptionalFeature = keyof typeof OPTIONAL_METHODS;
 
 /** The server does not implement the method (it answered -32601). */
@@ -43,7 +40,6 @@ export class MethodUnavailableError extends Error {
 }
 
 type UntypedRequest = (method: string, params: unknown) => Promise<unknown>;
-type UntypedOn = (method: string, handler: (params: unknown) => void) => Unsubscribe;
 
 /** Run the feature's request; a -32601 answer becomes `MethodUnavailableError`. */
 export async function whenAvailable<T>(
@@ -66,13 +62,4 @@ export function untypedRequest(
   params: unknown,
 ): Promise<unknown> {
   return (client.request.bind(client) as unknown as UntypedRequest)(method, params);
-}
-
-/** Subscribe to a notification the protocol table does not list yet. */
-export function onOptional(
-  client: McprtClient,
-  method: string,
-  handler: (params: unknown) => void,
-): Unsubscribe {
-  return (client.on.bind(client) as unknown as UntypedOn)(method, handler);
 }

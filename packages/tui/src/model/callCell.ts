@@ -80,9 +80,11 @@ export function callCellLines(cell: CallCell, width: number): Line[] {
   out.push(line(truncate(`  └ ${status}`, width), cell.state === 'failed' ? 'error' : 'dim'));
   if (cell.error !== null) {
     out.push(
-      ...clampLines(wrap(`Error: ${cell.error}`, width, '    ', '    '), PREVIEW_ROWS + 2, width).map(
-        (t) => line(t, 'error'),
-      ),
+      ...clampLines(
+        wrap(`Error: ${cell.error}`, width, '    ', '    '),
+        PREVIEW_ROWS + 2,
+        width,
+      ).map((t) => line(t, 'error')),
     );
   } else if (cell.result !== null) {
     const text = resultText(cell.result);

@@ -6,11 +6,20 @@
 
 import type { HistoryCallStatus } from '@mcprt/protocol';
 
-const HISTORY_STATUSES: readonly HistoryCallStatus[] = ['inProgress', 'completed', 'failed', 'cancelled'];
+const HISTORY_STATUSES: readonly HistoryCallStatus[] = [
+  'inProgress',
+  'completed',
+  'failed',
+  'cancelled',
+];
 
 export type Command =
   | { readonly kind: 'mcp'; readonly verbose: boolean }
-  | { readonly kind: 'login' | 'logout'; readonly name: string; readonly environmentId: string | null }
+  | {
+      readonly kind: 'login' | 'logout';
+      readonly name: string;
+      readonly environmentId: string | null;
+    }
   | {
       readonly kind: 'call';
       readonly server: string;
@@ -94,7 +103,11 @@ function parseMcp(args: readonly string[]): Command {
 }
 
 function parseHistory(args: readonly string[]): Command {
-  const flags = takeFlags(args, ['server', 'environment', 'status', 'limit'], ['all', 'thread-wide']);
+  const flags = takeFlags(
+    args,
+    ['server', 'environment', 'status', 'limit'],
+    ['all', 'thread-wide'],
+  );
   if ('error' in flags) return invalid(`${flags.error}; ${USAGE.history}`);
   if (flags.positionals.length > 0) return invalid(USAGE.history);
   const limitText = flags.values['limit'];

@@ -13,7 +13,12 @@ export const FORM_KEYS =
   'Enter submit · Tab/↓ next · ↑ previous · Space/←/→ choose · Esc cancel · Ctrl+D decline';
 export const URL_KEYS = 'y accept and open it yourself · n decline · Esc cancel';
 
-function valueLines(value: FieldValue, options: readonly { label: string }[], focused: boolean, width: number): Line[] {
+function valueLines(
+  value: FieldValue,
+  options: readonly { label: string }[],
+  focused: boolean,
+  width: number,
+): Line[] {
   const pad = '      ';
   switch (value.kind) {
     case 'text': {
@@ -26,12 +31,18 @@ function valueLines(value: FieldValue, options: readonly { label: string }[], fo
       return [line(truncate(`${pad}${value.value ? '[x] yes' : '[ ] no'}`, width))];
     case 'select':
       return options.map((o, i) =>
-        line(truncate(`${pad}${i === value.index ? '(•)' : '( )'} ${o.label}`, width), i === value.index ? 'accent' : 'plain'),
+        line(
+          truncate(`${pad}${i === value.index ? '(•)' : '( )'} ${o.label}`, width),
+          i === value.index ? 'accent' : 'plain',
+        ),
       );
     case 'multiselect':
       return options.map((o, i) =>
         line(
-          truncate(`${focused && i === value.cursor ? '    › ' : pad}${value.selected[i] ? '[x]' : '[ ]'} ${o.label}`, width),
+          truncate(
+            `${focused && i === value.cursor ? '    › ' : pad}${value.selected[i] ? '[x]' : '[ ]'} ${o.label}`,
+            width,
+          ),
           value.selected[i] ? 'accent' : 'plain',
         ),
       );
@@ -84,7 +95,9 @@ export function urlConsentLines(header: ElicitationHeader, url: string, width: n
   ];
   const domain = urlDomain(url);
   if ('error' in domain) {
-    out.push(...wrap(`Not opened: ${domain.error}.`, width, '  ', '  ').map((t) => line(t, 'error')));
+    out.push(
+      ...wrap(`Not opened: ${domain.error}.`, width, '  ', '  ').map((t) => line(t, 'error')),
+    );
   } else {
     out.push(line(truncate(`  Domain: ${domain.domain}`, width), 'accent'));
     if (!domain.secure) out.push(line(truncate('  Warning: not https', width), 'warn'));

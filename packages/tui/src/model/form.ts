@@ -34,7 +34,11 @@ export type FieldValue =
   | { readonly kind: 'text'; readonly text: string }
   | { readonly kind: 'boolean'; readonly value: boolean }
   | { readonly kind: 'select'; readonly index: number | null }
-  | { readonly kind: 'multiselect'; readonly selected: readonly boolean[]; readonly cursor: number };
+  | {
+      readonly kind: 'multiselect';
+      readonly selected: readonly boolean[];
+      readonly cursor: number;
+    };
 
 export interface FormState {
   readonly fields: readonly Field[];
@@ -207,7 +211,8 @@ export function validateField(field: Field, value: FieldValue): string | null {
       if (field.kind === 'number' || field.kind === 'integer') {
         const n = Number(text.trim());
         if (!Number.isFinite(n)) return `${name} must be a number`;
-        if (field.kind === 'integer' && !Number.isInteger(n)) return `${name} must be a whole number`;
+        if (field.kind === 'integer' && !Number.isInteger(n))
+          return `${name} must be a whole number`;
         if (field.minimum !== null && n < field.minimum)
           return `${name} must be at least ${field.minimum}`;
         if (field.maximum !== null && n > field.maximum)
@@ -309,12 +314,18 @@ export function choose(state: FormState, delta: number): FormState {
     case 'select': {
       if (n === 0) return state;
       const from = f.value.index ?? (delta > 0 ? -1 : 0);
-      return withValue(state, state.focus, { kind: 'select', index: (((from + delta) % n) + n) % n });
+      return withValue(state, state.focus, {
+        kind: 'select',
+        index: (((from + delta) % n) + n) % n,
+      });
     }
     case 'multiselect': {
       if (n === 0) return state;
       const cursor = (((f.value.cursor + delta) % n) + n) % n;
-      return { ...state, values: state.values.map((v, i) => (i === state.focus ? { ...f.value, cursor } : v)) };
+      return {
+        ...state,
+        values: state.values.map((v, i) => (i === state.focus ? { ...f.value, cursor } : v)),
+      };
     }
     case 'boolean':
       return toggle(state);
@@ -344,10 +355,14 @@ function contentValue(field: Field, value: FieldValue): unknown {
  * Validate every field. Valid: the `content` to send (empty optional fields left out). Invalid:
  * the state with every message set and the focus on the first invalid field.
  */
-export function submit(state: FormState): { state: FormState; content: Record<string, unknown> | null } {
+export function submit(state: FormState): {
+  state: FormState;
+  content: Record<string, unknown> | null;
+} {
   const errors = state.fields.map((f, i) => validateField(f, state.values[i]!));
   const first = errors.findIndex((e) => e !== null);
-  if (first >= 0) return { state: { ...state, errors, attempted: true, focus: first }, content: null };
+  if (first >= 0)
+    return { state: { ...state, errors, attempted: true, focus: first }, content: null };
   const content: Record<string, unknown> = {};
   state.fields.forEach((f, i) => {
     const v = contentValue(f, state.values[i]!);

@@ -67,10 +67,16 @@ export function historyCellLines(cell: HistoryCell, width: number): Line[] {
       );
       break;
     case 'loaded':
-      if (cell.rows.length === 0) out.push(line(truncate('  No tool calls recorded.', width), 'dim'));
+      if (cell.rows.length === 0)
+        out.push(line(truncate('  No tool calls recorded.', width), 'dim'));
       for (const row of cell.rows) out.push(historyRow(row, width));
       if (cell.more)
-        out.push(line(truncate(`  (more: use --limit to see more than ${cell.rows.length})`, width), 'dim'));
+        out.push(
+          line(
+            truncate(`  (more: use --limit to see more than ${cell.rows.length})`, width),
+            'dim',
+          ),
+        );
   }
   return out;
 }

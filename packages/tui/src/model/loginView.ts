@@ -33,7 +33,9 @@ export function loginCellLines(cell: LoginCell, width: number): Line[] {
       out.push(
         line(
           truncate(
-            cell.action === 'login' ? `• Logged in to ${cell.target}` : `• Logged out of ${cell.target}`,
+            cell.action === 'login'
+              ? `• Logged in to ${cell.target}`
+              : `• Logged out of ${cell.target}`,
             width,
           ),
           'ok',

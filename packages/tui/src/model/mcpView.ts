@@ -11,13 +11,7 @@ import { displayWidth, truncate, wrap } from '../text/fit.js';
 import type { Line, Tone } from './lines.js';
 import { line } from './lines.js';
 import type { Registration, StatusLabel } from './registrations.js';
-import {
-  failureCause,
-  groupByScope,
-  scopeName,
-  statusLabel,
-  toolCount,
-} from './registrations.js';
+import { failureCause, groupByScope, scopeName, statusLabel, toolCount } from './registrations.js';
 
 export interface EnvironmentSummary {
   readonly kind: string;

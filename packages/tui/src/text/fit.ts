@@ -41,7 +41,9 @@ export function wrap(
   const out: string[] = [];
   const avail = Math.max(1, width - Math.max(displayWidth(firstPrefix), displayWidth(restPrefix)));
   for (const paragraph of text.split(/\r?\n/)) {
-    for (const line of wrapAnsi(sanitize(paragraph), avail, { hard: true, trim: true }).split('\n')) {
+    for (const line of wrapAnsi(sanitize(paragraph), avail, { hard: true, trim: true }).split(
+      '\n',
+    )) {
       out.push(truncate(`${out.length === 0 ? firstPrefix : restPrefix}${line}`, width));
     }
   }

@@ -1,0 +1,144 @@
+/**
+ * One stored credential (registration scope + server URL) as connections use it: the current
+ * access token, refreshed with the SDK's `refreshAuthorization` when it expires within 30 s or
+ * when the server rejects it. A refresh is single-flight per credential (concurrent requests and
+ * connections of every session share one), re-reads the store first (another process may have
+ * refreshed already), and never deletes anything: a transient failure is a `TokenRefreshError`
+ * and the credentials stay stored; a refusal by the authorization server (`invalid_grant`, …)
+ * is an `AuthorizationRequiredError` — a new login replaces them.
+ */
+
+import { OAuthError, refreshAuthorization } from '@modelcontextprotocol/client';
+import type { FetchLike, OAuthClientInformationMixed } from '@modelcontextprotocol/client';
+
+import type { RegistrationScope } from '../scope.js';
+import { scopeLabel } from '../scope.js';
+import { AuthorizationRequiredError, loginCommand, TokenRefreshError } from './errors.js';
+import { redactSecrets, secretsOf } from './store/types.js';
+import type { CredentialStore, StoredCredential } from './store/types.js';
+
+/** Refresh when the access token expires within this margin. */
+export const REFRESH_MARGIN_MS = 30_000;
+
+/** OAuth errors after which a refresh can never succeed: the user must log in again. */
+const FATAL_REFRESH_ERRORS = new Set(['invalid_grant', 'invalid_client', 'unauthorized_client']);
+
+export class CredentialSlot {
+  private inflight: Promise<StoredCredential> | null = null;
+  /** Scopes a server asked for with `insufficient_scope`; the next login adds them. */
+  stepUpScopes: string[] = [];
+  /** The server's last `WWW-Authenticate` challenge (a login starts discovery from it). */
+  challenge: { resourceMetadataUrl?: URL; scope?: string } | null = null;
+
+  constructor(
+    readonly key: string,
+    readonly scope: RegistrationScope,
+    readonly serverUrl: string,
+    private readonly store: CredentialStore,
+    private readonly now: () => number,
+    /** Called after a successful refresh (the manager tells its listeners). */
+    private readonly onRefreshed: () => void = () => undefined,
+  ) {}
+
+  read(): StoredCredential | null {
+    return this.store.get(this.key);
+  }
+
+  expiring(record: StoredCredential): boolean {
+    return record.expires_at !== undefined && this.now() + REFRESH_MARGIN_MS >= record.expires_at;
+  }
+
+  /** The token to send, refreshed first when it is about to expire; undefined when none stored. */
+  async accessToken(fetchFn: FetchLike): Promise<string | undefined> {
+    const record = this.read();
+    if (!record) return undefined;
+    if (!this.expiring(record) || !record.refresh_token) return record.access_token;
+    return (await this.refresh(record.access_token, fetchFn)).access_token;
+  }
+
+  /** The server refused `rejected` (401): refresh unless someone already replaced it. */
+  async refreshAfterRejection(rejected: string | undefined, fetchFn: FetchLike): Promise<void> {
+    const record = this.read();
+    if (!record) throw this.notLoggedIn();
+    if (record.access_token !== rejected && !this.expiring(record)) return;
+    if (!record.refresh_token) throw this.loginExpired('the server rejected the access token');
+    await this.refresh(record.access_token, fetchFn);
+  }
+
+  notLoggedIn(): AuthorizationRequiredError {
+    return new AuthorizationRequiredError(
+      `The ${scopeLabel(this.scope)} MCP server is not logged in. Run \`${loginCommand(this.scope)}\`.`,
+    );
+  }
+
+  private loginExpired(why: string, cause?: unknown): AuthorizationRequiredError {
+    return new AuthorizationRequiredError(
+      `The OAuth login of MCP server \`${scopeLabel(this.scope)}\` is no longer valid (${why}). Run \`${loginCommand(this.scope)}\`.`,
+      cause === undefined ? undefined : { cause },
+    );
+  }
+
+  private refresh(stale: string, fetchFn: FetchLike): Promise<StoredCredential> {
+    this.inflight ??= this.doRefresh(stale, fetchFn).finally(() => {
+      this.inflight = null;
+    });
+    return this.inflight;
+  }
+
+  private async doRefresh(stale: string, fetchFn: FetchLike): Promise<StoredCredential> {
+    const record = this.read();
+    if (!record) throw this.notLoggedIn();
+    // Another process (or an earlier refresh) already replaced the token.
+    if (record.access_token !== stale && !this.expiring(record)) return record;
+    if (!record.refresh_token) throw this.loginExpired('it has expired and has no refresh token');
+    const server = record.authorization_server_url ?? record.issuer;
+    if (server === undefined) throw this.loginExpired('the authorization server is unknown');
+    let tokens;
+    try {
+      tokens = await refreshAuthorization(server, {
+        ...(record.authorization_server_metadata
+          ? { metadata: record.authorization_server_metadata as never }
+          : {}),
+        clientInformation: record.client as OAuthClientInformationMixed,
+        refreshToken: record.refresh_token,
+        ...(record.resource !== undefined ? { resource: new URL(record.resource) } : {}),
+        fetchFn,
+      });
+    } catch (error) {
+      const code = error instanceof OAuthError ? error.code : undefined;
+      if (code !== undefined && FATAL_REFRESH_ERRORS.has(code)) {
+        throw this.loginExpired(
+          `the authorization server answered \`${code}\` to a refresh`,
+          error,
+        );
+      }
+      throw new TokenRefreshError(
+        `failed to refresh OAuth tokens for server ${scopeLabel(this.scope)}: ${redactSecrets(describe(error), secretsOf(record))} (the stored credentials were kept)`,
+        { cause: error },
+      );
+    }
+    const { expires_at: _previous, ...rest } = record;
+    const next: StoredCredential = {
+      ...rest,
+      access_token: tokens.access_token,
+      token_type: tokens.token_type,
+      ...(tokens.expires_in !== undefined
+        ? { expires_at: this.now() + tokens.expires_in * 1000 }
+        : {}),
+      refresh_token: tokens.refresh_token ?? record.refresh_token,
+      scopes: tokens.scope !== undefined ? tokens.scope.split(' ').filter(Boolean) : record.scopes,
+    };
+    this.store.set(this.key, next);
+    this.onRefreshed();
+    return next;
+  }
+}
+
+/** `fetch failed (connect ECONNREFUSED 127.0.0.1:9)`: the error and the cause a person needs. */
+export function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = (error as { cause?: unknown }).cause;
+  return cause instanceof Error && !error.message.includes(cause.message)
+    ? `${error.message} (${cause.message})`
+    : error.message;
+}

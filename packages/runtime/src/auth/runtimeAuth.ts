@@ -1,0 +1,193 @@
+/**
+ * The runtime's OAuth state: the token store chosen by `mcp_oauth_credentials_store`, one
+ * `CredentialSlot` per (registration scope, server URL) shared by every session, what each HTTP
+ * transport gets for authentication, `authStatus`, login and logout — and the listeners that
+ * make a login reach running sessions (their registration of that scope reconnects).
+ */
+
+import type { FetchLike } from '@modelcontextprotocol/client';
+
+import type { McprtConfig, OAuthCredentialsStoreMode, ServerConfig } from '../config/types.js';
+import type { RegistrationScope } from '../scope.js';
+import { credentialStoreKey } from './credentialKey.js';
+import { CredentialSlot } from './credentialSlot.js';
+import { DEFAULT_LOGIN_TIMEOUT_MS, startLogin } from './login.js';
+import { selectCredentialStore } from './store/selectStore.js';
+import type { CredentialStore } from './store/types.js';
+import { transportAuth } from './transportAuth.js';
+import type { TransportAuth } from './transportAuth.js';
+import type {
+  AuthStatus,
+  HostClient,
+  OAuthLoginOptions,
+  PendingOAuthLogin,
+  RuntimeOAuthOptions,
+} from './types.js';
+
+export type CredentialsListener = (scope: RegistrationScope) => void;
+
+export class RuntimeAuth {
+  private storeValue: CredentialStore;
+  private mode: OAuthCredentialsStoreMode;
+  private readonly slots = new Map<string, CredentialSlot>();
+  private readonly listeners = new Set<CredentialsListener>();
+  private callback: { port: number | null; url: string | null };
+  readonly now: () => number;
+
+  constructor(
+    config: McprtConfig,
+    private readonly home: string,
+    private readonly options: RuntimeOAuthOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    this.mode = config.mcpOAuthCredentialsStore;
+    this.storeValue = this.openStore();
+    this.callback = { port: config.mcpOAuthCallbackPort, url: config.mcpOAuthCallbackUrl };
+  }
+
+  get store(): CredentialStore {
+    return this.storeValue;
+  }
+
+  /** A reloaded config: a changed store mode opens the other store. */
+  configure(config: McprtConfig): void {
+    this.callback = { port: config.mcpOAuthCallbackPort, url: config.mcpOAuthCallbackUrl };
+    if (config.mcpOAuthCredentialsStore === this.mode) return;
+    this.mode = config.mcpOAuthCredentialsStore;
+    this.storeValue = this.openStore();
+    this.slots.clear();
+  }
+
+  /** The credential of an HTTP registration (null for stdio). */
+  slot(config: ServerConfig): CredentialSlot | null {
+    if (config.transport.type !== 'streamable_http') return null;
+    const key = credentialStoreKey(config.scope, config.transport.url);
+    let slot = this.slots.get(key);
+    if (!slot) {
+      slot = new CredentialSlot(key, config.scope, config.transport.url, this.storeValue, this.now);
+      this.slots.set(key, slot);
+    }
+    return slot;
+  }
+
+  hostClient(scope: RegistrationScope): HostClient | undefined {
+    return this.options.clients?.(scope);
+  }
+
+  /**
+   * Authentication for one HTTP transport, or null when the server authenticates with a static
+   * `Authorization` (bearer token variable or header): that always wins, as in Codex.
+   */
+  transport(config: ServerConfig, baseFetch: FetchLike): TransportAuth | null {
+    const slot = this.slot(config);
+    if (!slot || hasStaticAuthorization(config)) return null;
+    const client = this.hostClient(config.scope);
+    return transportAuth(slot, client?.kind === 'pre_registered' ? undefined : client, baseFetch);
+  }
+
+  /** Codex's rules, with stored credentials and the connection's own answer. */
+  authStatus(config: ServerConfig | null, authenticationRequired: boolean): AuthStatus {
+    if (config?.transport.type !== 'streamable_http' || !config.enabled) return 'unsupported';
+    if (hasStaticAuthorization(config)) return 'bearerToken';
+    const client = this.hostClient(config.scope);
+    if (client !== undefined && client.kind !== 'pre_registered') return 'oAuth';
+    try {
+      if (this.slot(config)?.read()) return 'oAuth';
+    } catch {
+      return 'notLoggedIn';
+    }
+    const configured =
+      config.scopes !== null || config.oauth !== null || config.oauthResource !== null;
+    return authenticationRequired || configured ? 'notLoggedIn' : 'unsupported';
+  }
+
+  /** Start a login; the result is stored and announced when the redirect arrives. */
+  async login(
+    config: ServerConfig,
+    options: Omit<OAuthLoginOptions, 'server' | 'environmentId'>,
+    fetchFn: FetchLike,
+    headers: Record<string, string>,
+  ): Promise<PendingOAuthLogin> {
+    const slot = this.slot(config);
+    const host = this.hostClient(config.scope);
+    const preRegistered =
+      host?.kind === 'pre_registered'
+        ? {
+            clientId: host.clientId,
+            ...(host.clientSecret !== undefined ? { clientSecret: host.clientSecret } : {}),
+          }
+        : config.oauth?.clientId
+          ? { clientId: config.oauth.clientId }
+          : undefined;
+    return startLogin({
+      config,
+      slot: slot!,
+      fetchFn,
+      headers,
+      ...(options.scopes !== undefined ? { explicitScopes: options.scopes } : {}),
+      registration: options.clientRegistration ?? 'auto',
+      ...(preRegistered ? { preRegistered } : {}),
+      ...(this.options.clientMetadataUrl !== undefined
+        ? { clientMetadataUrl: this.options.clientMetadataUrl }
+        : {}),
+      callbackPort: config.oauth?.callbackPort ?? this.callback.port,
+      callbackUrl: config.oauth?.callbackUrl ?? this.callback.url,
+      timeoutMs: options.timeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS,
+      now: this.now,
+      save: (record) => {
+        if (!slot) return;
+        this.storeValue.set(slot.key, record);
+        slot.stepUpScopes = [];
+        this.notify(config.scope);
+      },
+    });
+  }
+
+  /** Remove the stored credentials of a registration; true when there were any. */
+  logout(config: ServerConfig): boolean {
+    const slot = this.slot(config);
+    if (!slot) return false;
+    const removed = this.storeValue.delete(slot.key);
+    slot.stepUpScopes = [];
+    if (removed) this.notify(config.scope);
+    return removed;
+  }
+
+  onCredentialsChanged(listener: CredentialsListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  notify(scope: RegistrationScope): void {
+    for (const listener of this.listeners) listener(scope);
+  }
+
+  private openStore(): CredentialStore {
+    let warned = false;
+    return selectCredentialStore({
+      mode: this.mode,
+      home: this.home,
+      warn: (message) => {
+        if (warned) return;
+        warned = true;
+        (
+          this.options.onWarning ??
+          ((m: string) => process.emitWarning(m, { code: 'MCPRT_OAUTH_STORE' }))
+        )(message);
+      },
+      ...(this.options.probeKeyring ? { probeKeyring: this.options.probeKeyring } : {}),
+    });
+  }
+}
+
+/** A bearer-token variable or an `Authorization` header (static or from a variable). */
+export function hasStaticAuthorization(config: ServerConfig): boolean {
+  if (config.transport.type !== 'streamable_http') return false;
+  const t = config.transport;
+  return (
+    t.bearerTokenEnvVar !== null ||
+    [...Object.keys(t.httpHeaders), ...Object.keys(t.envHttpHeaders)].some(
+      (h) => h.toLowerCase() === 'authorization',
+    )
+  );
+}
