@@ -99,7 +99,9 @@ describe('mcpServer/oauth/login (app-server)', () => {
       threadId,
     });
     const auth = Object.fromEntries(
-      list.data.filter((s) => s['name'] === 'shared').map((s) => [s['environmentId'], s['authStatus']]),
+      list.data
+        .filter((s) => s['name'] === 'shared')
+        .map((s) => [s['environmentId'], s['authStatus']]),
     );
     expect(auth).toEqual({ a: 'oAuth', b: 'notLoggedIn' });
   });
@@ -125,13 +127,19 @@ describe('mcpServer/oauth/login (app-server)', () => {
 
   it("answers Codex's errors for unknown and non-HTTP servers", async () => {
     const unknown = await server.request('mcpServer/oauth/login', { name: 'nope' });
-    expect(unknown.error).toMatchObject({ code: -32600, message: "No MCP server named 'nope' found." });
+    expect(unknown.error).toMatchObject({
+      code: -32600,
+      message: "No MCP server named 'nope' found.",
+    });
     const stdio = await server.request('mcpServer/oauth/login', { name: 'local-tool' });
     expect(stdio.error).toMatchObject({
       code: -32600,
       message: 'OAuth login is only supported for streamable HTTP servers.',
     });
-    const env = await server.request('mcpServer/oauth/login', { name: 'shared', environmentId: 'zz' });
+    const env = await server.request('mcpServer/oauth/login', {
+      name: 'shared',
+      environmentId: 'zz',
+    });
     expect(env.error).toMatchObject({ code: -32600, message: 'unknown environment id `zz`' });
   });
 

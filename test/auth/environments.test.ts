@@ -101,7 +101,10 @@ describe('OAuth login per registration scope (CLI, two environments)', () => {
     const b = entries.find((e) => e.environmentId === 'b')!;
     expect(a).toMatchObject({ connectionStatus: 'connected', authStatus: 'oAuth' });
     expect(a.tools.map((t) => t.name)).toEqual(['whoami']);
-    expect(b).toMatchObject({ connectionStatus: 'authenticationRequired', authStatus: 'notLoggedIn' });
+    expect(b).toMatchObject({
+      connectionStatus: 'authenticationRequired',
+      authStatus: 'notLoggedIn',
+    });
 
     const stored = readCredentialsFile(home);
     expect(Object.keys(stored)).toEqual([

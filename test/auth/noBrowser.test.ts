@@ -24,7 +24,9 @@ describe('mcprt mcp login --no-browser', () => {
   beforeAll(async () => {
     as = await startAuthServer();
     rs = await startProtectedServer(as, { name: 'docs' });
-    home = makeHome(`mcp_oauth_credentials_store = "file"\n[mcp_servers.docs]\nurl = ${q(rs.url)}\n`);
+    home = makeHome(
+      `mcp_oauth_credentials_store = "file"\n[mcp_servers.docs]\nurl = ${q(rs.url)}\n`,
+    );
   });
 
   afterAll(async () => {
@@ -63,7 +65,9 @@ describe('mcprt mcp login --no-browser', () => {
     expect(statSync(join(home, '.credentials.json')).mode & 0o777).toBe(0o600);
     // What the server granted for the resource (offline_access only yields the refresh token).
     expect(Object.values(readCredentialsFile(home))[0]!['scopes']).toEqual(['mcp:tools']);
-    expect(Object.values(readCredentialsFile(home))[0]!['refresh_token']).toEqual(expect.any(String));
+    expect(Object.values(readCredentialsFile(home))[0]!['refresh_token']).toEqual(
+      expect.any(String),
+    );
 
     const call = await runCli(home, ['call', 'docs', 'whoami']);
     expect(call.code).toBe(0);
@@ -82,7 +86,9 @@ describe('mcprt mcp login --no-browser', () => {
     denied.searchParams.set('state', params.get('state')!);
     cli.write(`${denied.href}\n`);
     expect(await cli.exited).toBe(1);
-    expect(cli.stderr).toContain('mcprt: OAuth provider returned `access_denied`: the user said no');
+    expect(cli.stderr).toContain(
+      'mcprt: OAuth provider returned `access_denied`: the user said no',
+    );
   });
 
   it('refuses a stdio server and an unknown one', async () => {

@@ -60,10 +60,16 @@ describe('OAuth refresh (library, real authorization server)', () => {
     });
     const pending = await runtime.oauthLogin({ server: 'docs' });
     expect(new URL(pending.authorizationUrl).searchParams.get('resource')).toBe(rs.url);
-    expect(new URL(pending.authorizationUrl).searchParams.get('code_challenge_method')).toBe('S256');
+    expect(new URL(pending.authorizationUrl).searchParams.get('code_challenge_method')).toBe(
+      'S256',
+    );
     await authorize(pending.authorizationUrl, pending.redirectUri, { deliver: true });
     await pending.completed;
-    await waitFor(() => session.status('docs').connectionStatus === 'connected', 10_000, 'reconnect');
+    await waitFor(
+      () => session.status('docs').connectionStatus === 'connected',
+      10_000,
+      'reconnect',
+    );
     expect(session.status('docs').authStatus).toBe('oAuth');
     expect(text(await whoami())).toBe('docs: ok');
     expect(as.grants['refresh_token']).toBeUndefined();

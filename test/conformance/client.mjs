@@ -52,7 +52,11 @@ function hostClient(name, ctx) {
     case 'auth/pre-registration':
       return { kind: 'pre_registered', clientId: ctx.client_id, clientSecret: ctx.client_secret };
     case 'auth/client-credentials-basic':
-      return { kind: 'client_credentials', clientId: ctx.client_id, clientSecret: ctx.client_secret };
+      return {
+        kind: 'client_credentials',
+        clientId: ctx.client_id,
+        clientSecret: ctx.client_secret,
+      };
     case 'auth/client-credentials-jwt':
       return {
         kind: 'private_key_jwt',

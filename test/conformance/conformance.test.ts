@@ -39,7 +39,11 @@ describe('MCP conformance (client scenarios)', () => {
         .replace(`${TOTAL - 1} passed, 1 failed`, `${TOTAL} passed, 0 failed`);
     }
     expect(output).toContain(`${TOTAL} passed, 0 failed`);
-    for (const scenario of ['initialize', 'auth/scope-step-up', 'auth/cross-app-access-complete-flow'])
+    for (const scenario of [
+      'initialize',
+      'auth/scope-step-up',
+      'auth/cross-app-access-complete-flow',
+    ])
       expect(output).toMatch(new RegExp(`^PASS ${scenario} `, 'm'));
   });
 });

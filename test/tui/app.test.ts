@@ -2,7 +2,7 @@
  * The whole TUI (`App` + `TuiController`) against a real in-process app-server and real MCP
  * servers, at 60 columns: live `/mcp` with the same name in two environments, a failed server
  * with its stderr tail, an HTTP server that needs a login, `/call` cells, an elicitation form
- * answered from the keyboard, `/history`, and the inline message for login in this build.
+ * answered from the keyboard, `/history`, and a login error reported inline.
  */
 
 import type { ChildProcess } from 'node:child_process';
@@ -178,10 +178,12 @@ describe('the TUI on an in-process app-server', () => {
     expect(onlySandbox.every((r) => r.includes('shared@sandbox.'))).toBe(true);
   });
 
-  it('says inline that OAuth login is not available in this build (no mcpServer/oauth/login yet)', async () => {
+  it('reports a login for a scope that has no such server inline', async () => {
     await tui.run('/mcp login web --environment sandbox');
-    const frame = await tui.waitForFrame((f) => f.includes('• Login web@sandbox\n'), 'login cell');
-    expect(frame).toContain('• Login web@sandbox\n    OAuth login is not available in this build');
+    const frame = await tui.waitForFrame((f) => f.includes('• Login web@sandbox failed'), 'login');
+    expect(frame).toContain(
+      "• Login web@sandbox failed\n    Error: unknown MCP server 'web (environment sandbox)'",
+    );
   });
 });
 

@@ -19,6 +19,8 @@ import { InProcessTransport } from '../../packages/cli/src/inProcess.js';
 import { makeHome, waitFor } from '../helpers/fixtures.js';
 
 export interface TuiUnderTest {
+  /** The mcprt home holding config.toml (and credentials). */
+  readonly home: string;
   readonly controller: TuiController;
   readonly client: McprtClient;
   frame(): string;
@@ -51,6 +53,7 @@ export async function startTui(configToml: string, columns: number): Promise<Tui
     }
   };
   return {
+    home,
     controller,
     client,
     frame,

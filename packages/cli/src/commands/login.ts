@@ -62,8 +62,12 @@ export async function loginCommand(
       ...(mode !== undefined ? { clientRegistration: mode as ClientRegistrationMode } : {}),
       timeoutMs: timeoutSec * 1000,
     });
-    io.out(`Authorize \`${name}\` by opening this URL in your browser:\n${pending.authorizationUrl}`);
-    const stopReading = values['no-browser'] ? readPastedRedirects(pending, io) : openBrowser(pending);
+    io.out(
+      `Authorize \`${name}\` by opening this URL in your browser:\n${pending.authorizationUrl}`,
+    );
+    const stopReading = values['no-browser']
+      ? readPastedRedirects(pending, io)
+      : openBrowser(pending);
     try {
       await pending.completed;
     } finally {

@@ -34,11 +34,21 @@ export async function statusCommand(
       io.out(JSON.stringify(statuses, null, 2));
     } else {
       const kinds = new Map(runtime.config.environments.map((e) => [e.id, e.type]));
+      const notes = new Map<string, string>();
+      for (const id of runtime.environments.configuredIds) {
+        const env = runtime.environments.get(id);
+        const health = env?.health?.();
+        if (env?.unavailableReason) notes.set(id, `unavailable: ${env.unavailableReason}`);
+        else if (health && health.state !== 'ready') {
+          notes.set(id, `${health.state}${health.error ? `: ${health.error}` : ''}`);
+        }
+      }
       io.out(`MCP servers (${configFile(globals).file})\n\n`);
       io.out(
         renderStatusView(statuses, {
           environmentOrder: session.environments.map((e) => e.environmentId),
           environmentKinds: kinds,
+          environmentNotes: notes,
         }),
       );
     }

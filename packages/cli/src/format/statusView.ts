@@ -27,6 +27,8 @@ export function displayName(status: Pick<ServerStatus, 'name' | 'environmentId'>
 export interface StatusViewOptions {
   readonly environmentOrder: readonly string[];
   readonly environmentKinds?: ReadonlyMap<string, string>;
+  /** Health notes per environment (e.g. `disconnected: …` for ssh), shown in its header. */
+  readonly environmentNotes?: ReadonlyMap<string, string>;
   readonly stderrLines?: number;
 }
 
@@ -48,7 +50,9 @@ export function renderStatusView(
     const list = groups.get(key);
     if (!list) continue;
     const kind = key === null ? undefined : options.environmentKinds?.get(key);
-    out.push(key === null ? 'thread-wide' : `environment ${key}${kind ? ` (${kind})` : ''}`);
+    const note = key === null ? undefined : options.environmentNotes?.get(key);
+    const detail = [kind, note].filter(Boolean).join(', ');
+    out.push(key === null ? 'thread-wide' : `environment ${key}${detail ? ` (${detail})` : ''}`);
     for (const s of [...list].sort((a, b) => a.name.localeCompare(b.name)))
       out.push(...renderLine(s, options.stderrLines ?? 3));
     out.push('');
@@ -65,7 +69,8 @@ function renderLine(s: ServerStatus, stderrLines: number): string[] {
     s.connectionStatus === 'connected'
       ? ` (${s.tools.length} ${s.tools.length === 1 ? 'tool' : 'tools'})`
       : '';
-  const lines = [`  • ${displayName(s)}: ${statusLabel(s)}${tools}${runsElsewhere}`];
+  const restarts = s.restartCount > 0 ? ` [restarted ${s.restartCount}×]` : '';
+  const lines = [`  • ${displayName(s)}: ${statusLabel(s)}${tools}${runsElsewhere}${restarts}`];
   if (s.error && s.connectionStatus !== 'connected') {
     for (const line of s.error.split('\n')) lines.push(`      ${line}`);
     const tail = s.stderrTail.filter((l) => l.trim() !== '').slice(-stderrLines);

@@ -1,0 +1,105 @@
+import { statSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { HistoryCursorError, SqliteHistoryStore } from './sqliteStore.js';
+
+function store(options: Partial<ConstructorParameters<typeof SqliteHistoryStore>[1]> = {}) {
+  const file = join(mkdtempSync(join(tmpdir(), 'mcprt-history-')), 'history.sqlite');
+  return new SqliteHistoryStore(file, {
+    redactKeys: ['password'],
+    maxResultBytes: 200,
+    ...options,
+  });
+}
+
+function record(s: SqliteHistoryStore, i: number, environmentId: string | null = null) {
+  s.started({
+    id: `c${i}`,
+    threadId: 't',
+    server: 'srv',
+    environmentId,
+    tool: 'echo',
+    arguments: { i, password: 'pw' },
+    startedAt: 1000 + i,
+  });
+  s.finished(`c${i}`, {
+    status: i % 2 ? 'failed' : 'completed',
+    result: { content: [{ type: 'text', text: `r${i}` }] },
+    error: null,
+    durationMs: i,
+  });
+}
+
+describe('SqliteHistoryStore', () => {
+  it('creates the file with mode 0600 and redacts arguments', () => {
+    const s = store();
+    record(s, 1);
+    expect(statSync(s.file).mode & 0o777).toBe(0o600);
+    expect(s.list().data[0]!.arguments).toEqual({ i: 1, password: '[REDACTED]' });
+    s.close();
+  });
+
+  it('caps stored results with a truncation marker', () => {
+    const s = store();
+    s.started({
+      id: 'big',
+      threadId: 't',
+      server: 'srv',
+      environmentId: null,
+      tool: 'echo',
+      arguments: null,
+      startedAt: 1,
+    });
+    s.finished('big', {
+      status: 'completed',
+      result: { text: 'y'.repeat(5000) },
+      error: null,
+      durationMs: 1,
+    });
+    const [row] = s.list().data;
+    expect(row!.resultTruncated).toBe(true);
+    expect(row!.result).toMatchObject({
+      truncated: true,
+      originalBytes: JSON.stringify({ text: 'y'.repeat(5000) }).length,
+    });
+    expect(JSON.stringify(row!.result).length).toBeLessThan(300);
+    s.close();
+  });
+
+  it('pages newest first with a cursor and filters by environment and status', () => {
+    const s = store();
+    for (let i = 0; i < 7; i++) record(s, i, i < 4 ? 'alpha' : null);
+    const first = s.list({ limit: 3 });
+    expect(first.data.map((r) => r.id)).toEqual(['c6', 'c5', 'c4']);
+    const second = s.list({ limit: 3, cursor: first.nextCursor! });
+    expect(second.data.map((r) => r.id)).toEqual(['c3', 'c2', 'c1']);
+    expect(s.list({ environmentId: 'alpha' }).data.map((r) => r.id)).toEqual([
+      'c3',
+      'c2',
+      'c1',
+      'c0',
+    ]);
+    expect(s.list({ environmentId: null }).data.map((r) => r.id)).toEqual(['c6', 'c5', 'c4']);
+    expect(s.list({ status: 'failed', environmentId: 'alpha' }).data.map((r) => r.id)).toEqual([
+      'c3',
+      'c1',
+    ]);
+    expect(() => s.list({ cursor: 'nope' })).toThrow(HistoryCursorError);
+    s.close();
+  });
+
+  it('keeps at most maxEntries calls, pruning the oldest', () => {
+    const s = store({ maxEntries: 50 });
+    for (let i = 0; i < 250; i++) record(s, i);
+    s.prune();
+    const all = s.list({ limit: 500 }).data;
+    expect(all).toHaveLength(50);
+    expect(all[0]!.id).toBe('c249');
+    expect(all.at(-1)!.id).toBe('c200');
+    s.close();
+  });
+});
