@@ -31,9 +31,12 @@ try {
   process.exit(result.status || 1);
 }
 const passed = summary.numPassedTests ?? 0;
-// A test file that fails to load has no failed tests of its own: count it as one failure.
+// A test file that fails to load, or whose hooks fail, may have no failed test of its own:
+// count such a file as one failure.
 const brokenFiles = (summary.testResults ?? []).filter(
-  (file) => file.status === 'failed' && (file.assertionResults ?? []).length === 0,
+  (file) =>
+    file.status === 'failed' &&
+    !(file.assertionResults ?? []).some((test) => test.status === 'failed'),
 ).length;
 const failed = (summary.numFailedTests ?? 0) + brokenFiles;
 const skipped = (summary.numPendingTests ?? 0) + (summary.numTodoTests ?? 0);

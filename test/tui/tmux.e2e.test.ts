@@ -15,7 +15,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { displayWidth } from '@mcprt/tui';
 
-import { NODE, REPO_ROOT, tempDir, waitFor } from '../helpers/fixtures.js';
+import { directEnvironment, httpServerTable } from '../auth/helpers.js';
+import type { AuthServer } from '../fixtures/auth/authServer.js';
+import { startAuthServer } from '../fixtures/auth/authServer.js';
+import { authorize } from '../fixtures/auth/browser.js';
+import type { ProtectedServer } from '../fixtures/auth/protectedServer.js';
+import { startProtectedServer } from '../fixtures/auth/protectedServer.js';
+import { makeHome, NODE, REPO_ROOT, tempDir, waitFor } from '../helpers/fixtures.js';
 import { CLI } from '../helpers/rpcClient.js';
 
 const SOCKET = `mcprt-tui-e2e-${process.pid}`;
@@ -203,7 +209,7 @@ describe('the TUI in a real terminal (tmux) on the demo config', () => {
     );
     await waitForPane('narrow', (p) => /shared-local: a long message/.test(p), 'the call');
     send('narrow', '/mcp login shared --environment buildbox');
-    await waitForPane('narrow', (p) => p.includes('not available in this build'), 'login');
+    await waitForPane('narrow', (p) => p.includes('• Login shared@buildbox failed'), 'login');
     send('narrow', '/call shared ask {} --environment sandbox');
     await waitForPane('narrow', (p) => p.includes('Enter submit'), 'the form');
     tmux('send-keys', '-t', 'narrow', 'Enter');
@@ -236,6 +242,52 @@ describe('the TUI in a real terminal (tmux) on the demo config', () => {
     send('remote', '/quit');
     await waitForPane('remote', (p) => p.includes('[exited 0]'), 'the exit');
   });
+
+  it('/mcp login --environment completes against a real authorization server', async () => {
+    const as: AuthServer = await startAuthServer();
+    const rsA: ProtectedServer = await startProtectedServer(as, { name: 'shared-a' });
+    const rsB: ProtectedServer = await startProtectedServer(as, { name: 'shared-b' });
+    try {
+      const home = makeHome(
+        [
+          'mcp_oauth_credentials_store = "file"',
+          directEnvironment('a'),
+          directEnvironment('b'),
+          httpServerTable('environments.a.mcp_servers.shared', rsA.url),
+          httpServerTable('environments.b.mcp_servers.shared', rsB.url),
+        ].join('\n'),
+      );
+      session('login', 80, `node packages/cli/dist/main.js --home ${home}`);
+      await waitForPane(
+        'login',
+        (p) => p.includes('shared@a: authentication required') && p.includes('shared@b: auth'),
+        'both to need a login',
+      );
+      send('login', '/mcp login shared --environment a');
+      const pane = await waitForPane('login', (p) => p.includes('open this URL:'), 'the URL');
+      // What a person copies from the screen: the wrapped lines under the cell, joined.
+      const url = pane
+        .slice(pane.indexOf('open this URL:\n') + 'open this URL:\n'.length)
+        .split('\n')
+        .filter((l) => l.startsWith('    '))
+        .map((l) => l.trim())
+        .join('');
+      expect(url.startsWith(`${as.issuer}/`)).toBe(true);
+      await authorize(url, new URL(url).searchParams.get('redirect_uri')!, { deliver: true });
+      await waitForPane('login', (p) => p.includes('• Logged in to shared@a'), 'the login');
+      send('login', '/mcp');
+      const after = await waitForPane(
+        'login',
+        (p) => p.lastIndexOf('  • shared@a: connected') > p.lastIndexOf('› /mcp'),
+        'shared@a to connect',
+      );
+      expect(after.slice(after.lastIndexOf('› /mcp'))).toContain(
+        '  • shared@b: authentication required',
+      );
+    } finally {
+      await Promise.all([rsA.stop(), rsB.stop(), as.stop()]);
+    }
+  }, 90_000);
 
   it('prints the status view and exits 0 on a terminal under CI', async () => {
     const pane = await waitForPane('ci', (p) => p.includes('[exited 0]'), 'the status view');

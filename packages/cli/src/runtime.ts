@@ -30,6 +30,8 @@ export function openRuntime(globals: GlobalOptions, io: Io): Runtime {
     ...(globals.home !== undefined ? { home: globals.home } : {}),
     ...(globals.codexHome !== undefined ? { codexHome: globals.codexHome } : {}),
     strict: globals.strict,
+    // Said once, like config warnings (e.g. `auto` falling back to the credentials file).
+    oauth: { onWarning: (message) => io.err(`warning: ${message}`) },
   });
   for (const warning of runtime.config.warnings) io.err(`warning: ${warning.message}`);
   return runtime;

@@ -43,6 +43,15 @@ export class RuntimeAuth {
     this.mode = config.mcpOAuthCredentialsStore;
     this.storeValue = this.openStore();
     this.callback = { port: config.mcpOAuthCallbackPort, url: config.mcpOAuthCallbackUrl };
+    // With HTTP servers configured, decide the store now: `auto`'s fallback warning then comes
+    // with the config warnings, before a TUI owns the terminal.
+    if (config.servers.some((s) => s.transport.type === 'streamable_http')) {
+      try {
+        this.storeValue.prepare?.();
+      } catch {
+        // reported when the store is used
+      }
+    }
   }
 
   get store(): CredentialStore {
@@ -109,6 +118,8 @@ export class RuntimeAuth {
     headers: Record<string, string>,
   ): Promise<PendingOAuthLogin> {
     const slot = this.slot(config);
+    // Fail before anyone opens a browser when the store cannot be used (`keyring` without one).
+    if (slot) this.storeValue.get(slot.key);
     const host = this.hostClient(config.scope);
     const preRegistered =
       host?.kind === 'pre_registered'

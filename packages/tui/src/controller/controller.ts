@@ -1,41 +1,32 @@
 /**
  * The TUI's session with one app-server, with no rendering in it: starts a thread, keeps the
  * registrations live (status list + `mcpServer/startupStatus/updated`), runs the slash commands
- * through `@mcprt/sdk`, queues elicitation requests until the user answers them, and exposes
+ * (those that call the app-server are in actions.ts), queues elicitation requests until the user answers them, and exposes
  * everything as one immutable `TuiState` with `subscribe`/`getSnapshot` (React's external-store
  * contract). In-process and remote app-servers are the same code path: only the client differs.
  */
 
 import type {
   McpServerElicitationRequestParams,
-  McpServerOauthLoginCompletedNotification,
   McpServerElicitationRequestResult,
   McpServerStatus,
   McpServerStatusUpdatedNotification,
 } from '@mcprt/protocol';
 import type { McprtClient, Unsubscribe } from '@mcprt/sdk';
 
-import type { CallCell } from '../model/callCell.js';
 import type { Cell, CellBody, TextItem } from '../model/cells.js';
-import type { Command, HistoryFilters } from '../model/commands.js';
+import type { Command } from '../model/commands.js';
 import { HELP_LINES, parseCommand } from '../model/commands.js';
-import type { HistoryCell } from '../model/historyView.js';
-import type { LoginCell } from '../model/loginView.js';
 import type { EnvironmentSummary } from '../model/mcpView.js';
 import type { Registration } from '../model/registrations.js';
 import {
   allSettled,
   applyStartupUpdate,
   applyStatusList,
-  legacyScope,
   scopeName,
 } from '../model/registrations.js';
-import {
-  MethodUnavailableError,
-  OPTIONAL_METHODS,
-  untypedRequest,
-  whenAvailable,
-} from './optionalMethods.js';
+import type { ActionContext } from './actions.js';
+import { errorMessage as message, Logins, runCall, runHistory } from './actions.js';
 
 export interface PendingElicitation {
   readonly id: number;
@@ -71,13 +62,6 @@ export interface TuiControllerOptions {
 
 type ElicitationResult = McpServerElicitationRequestResult;
 
-/** How a login is found again when the server gives no `loginId`. */
-const loginKey = (name: string, environmentId: string | null): string =>
-  `${name}\u0000${environmentId ?? ''}`;
-
-const message = (error: unknown): string =>
-  error instanceof Error ? error.message : String(error);
-
 export class TuiController {
   readonly #client: McprtClient;
   readonly #now: () => number;
@@ -92,8 +76,8 @@ export class TuiController {
   /** `/mcp` cells whose first status list has arrived. */
   readonly #loadedMcpCells = new Set<number>();
   readonly #resolvers = new Map<number, (result: ElicitationResult) => void>();
-  /** Pending logins: loginId (or `name\0env` when the server sends none) → cell id. */
-  readonly #logins = new Map<string, number>();
+  readonly #actions: ActionContext;
+  readonly #logins: Logins;
 
   constructor(client: McprtClient, options: TuiControllerOptions) {
     this.#client = client;
@@ -110,6 +94,18 @@ export class TuiController {
       disconnected: false,
       quitRequested: false,
     };
+    this.#actions = {
+      client,
+      now: this.#now,
+      threadId: () => this.#state.threadId,
+      registrations: () => this.#state.registrations,
+      environmentOrder: () => this.#state.environmentOrder,
+      addCell: (body, done) => this.#addCell(body, done),
+      replaceCell: (id, body, done) => this.#replaceCell(id, body, done),
+      cellBody: (id) => this.#state.cells.find((c) => c.id === id),
+      refreshStatuses: () => this.refreshStatuses(),
+    };
+    this.#logins = new Logins(this.#actions);
   }
 
   readonly getSnapshot = (): TuiState => this.#state;
@@ -132,7 +128,7 @@ export class TuiController {
       client.handleRequest('mcpServer/elicitation/request', (params, ctx) =>
         this.#enqueueElicitation(params, ctx.signal),
       ),
-      client.on('mcpServer/oauthLogin/completed', (p) => this.#onLoginCompleted(p)),
+      client.on('mcpServer/oauthLogin/completed', (p) => this.#logins.completed(p)),
       client.onClose((error) => {
         this.#update({ disconnected: true });
         this.#note(
@@ -203,12 +199,12 @@ export class TuiController {
       case 'mcp':
         return this.#showMcp(command.verbose);
       case 'call':
-        return void this.#call(command);
+        return void runCall(this.#actions, command);
       case 'login':
       case 'logout':
-        return void this.#login(command.kind, command.name, command.environmentId);
+        return void this.#logins.run(command.kind, command.name, command.environmentId);
       case 'history':
-        return void this.#history(command.filters);
+        return void runHistory(this.#actions, command.filters);
     }
   }
 
@@ -302,138 +298,6 @@ export class TuiController {
       this.#loadedMcpCells.add(id);
       this.#settle();
     });
-  }
-
-  async #call(command: Extract<Command, { kind: 'call' }>): Promise<void> {
-    const { server, tool, environmentId, args, argsText } = command;
-    const resolved =
-      environmentId ?? legacyScope(this.#state.registrations, server, this.#state.environmentOrder);
-    const call: CallCell = {
-      server,
-      tool,
-      scope: resolved === undefined ? server : scopeName(server, resolved),
-      argsText,
-      state: 'running',
-      durationMs: null,
-      result: null,
-      error: null,
-    };
-    const id = this.#addCell({ kind: 'call', call }, false);
-    const threadId = this.#state.threadId;
-    const started = this.#now();
-    const finish = (patch: Partial<CallCell>) =>
-      this.#replaceCell(
-        id,
-        { kind: 'call', call: { ...call, durationMs: this.#now() - started, ...patch } },
-        true,
-      );
-    if (threadId === null)
-      return finish({ state: 'failed', error: 'there is no thread to call tools in' });
-    try {
-      const result = await this.#client.request('mcpServer/tool/call', {
-        threadId,
-        server,
-        tool,
-        arguments: args,
-        ...(environmentId === null ? {} : { environmentId }),
-      });
-      finish({ state: result.isError === true ? 'failed' : 'completed', result });
-    } catch (error) {
-      finish({ state: 'failed', error: message(error) });
-    }
-  }
-
-  async #login(
-    action: 'login' | 'logout',
-    name: string,
-    environmentId: string | null,
-  ): Promise<void> {
-    const base: LoginCell = {
-      action,
-      target: scopeName(name, environmentId),
-      state: 'requesting',
-      authorizationUrl: null,
-      message: null,
-    };
-    const id = this.#addCell({ kind: 'login', login: base }, false);
-    const set = (patch: Partial<LoginCell>, done: boolean) =>
-      this.#replaceCell(id, { kind: 'login', login: { ...base, ...patch } }, done);
-    const threadId = this.#state.threadId;
-    const params = {
-      name,
-      ...(environmentId === null ? {} : { environmentId }),
-      ...(threadId === null ? {} : { threadId }),
-    };
-    try {
-      if (action === 'logout') {
-        // Not in the protocol table yet: becomes `this.#client.request('mcpServer/oauth/logout', …)`.
-        await whenAvailable('logout', () =>
-          untypedRequest(this.#client, OPTIONAL_METHODS.logout.method, params),
-        );
-        return set({ state: 'succeeded' }, true);
-      }
-      const result = await whenAvailable('login', () =>
-        this.#client.request('mcpServer/oauth/login', params),
-      );
-      this.#logins.set(result.loginId ?? loginKey(name, environmentId), id);
-      set({ state: 'waiting', authorizationUrl: result.authorizationUrl }, false);
-    } catch (error) {
-      if (error instanceof MethodUnavailableError)
-        set({ state: 'unavailable', message: error.message }, true);
-      else set({ state: 'failed', message: message(error) }, true);
-    }
-  }
-
-  #onLoginCompleted(n: McpServerOauthLoginCompletedNotification): void {
-    const key =
-      n.loginId !== null && this.#logins.has(n.loginId)
-        ? n.loginId
-        : loginKey(n.name, n.environmentId);
-    const id = this.#logins.get(key);
-    const cell = this.#state.cells.find((c) => c.id === id);
-    if (id === undefined || cell?.kind !== 'login') return;
-    this.#logins.delete(key);
-    this.#replaceCell(
-      id,
-      {
-        kind: 'login',
-        login: {
-          ...cell.login,
-          authorizationUrl: null,
-          state: n.success ? 'succeeded' : 'failed',
-          message: n.success ? null : (n.error ?? 'the login failed'),
-        },
-      },
-      true,
-    );
-    if (n.success) void this.refreshStatuses();
-  }
-
-  async #history(filters: HistoryFilters): Promise<void> {
-    const base: HistoryCell = { filters, state: 'loading', rows: [], message: null, more: false };
-    const id = this.#addCell({ kind: 'history', history: base }, false);
-    const threadId = this.#state.threadId;
-    const params = {
-      limit: filters.limit,
-      ...(filters.allThreads || threadId === null ? {} : { threadId }),
-      ...(filters.server === null ? {} : { server: filters.server }),
-      ...(filters.environmentId === null ? {} : { environmentId: filters.environmentId }),
-      ...(filters.threadWideOnly ? { threadWideOnly: true } : {}),
-      ...(filters.status === null ? {} : { status: filters.status }),
-    };
-    let patch: Partial<HistoryCell>;
-    try {
-      const result = await whenAvailable('history', () =>
-        this.#client.request('history/list', params),
-      );
-      patch = { state: 'loaded', rows: result.data, more: result.nextCursor !== null };
-    } catch (error) {
-      patch =
-        error instanceof MethodUnavailableError
-          ? { state: 'unavailable', message: error.message }
-          : { state: 'failed', message: message(error) };
-    }
-    this.#replaceCell(id, { kind: 'history', history: { ...base, ...patch } }, true);
   }
 
   #enqueueElicitation(

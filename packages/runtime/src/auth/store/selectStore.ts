@@ -96,6 +96,10 @@ class AutoStore implements CredentialStore {
     return this.file.delete(key) || inKeyring;
   }
 
+  prepare(): void {
+    this.primary();
+  }
+
   private primary(): KeyringCredentialStore | null {
     if (this.keyring === undefined) {
       const problem = this.probe();

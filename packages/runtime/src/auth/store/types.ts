@@ -34,6 +34,8 @@ export interface CredentialStore {
   set(key: string, record: StoredCredential): void;
   /** True when something was removed. */
   delete(key: string): boolean;
+  /** Decide now what an `auto` store uses (so its one warning comes early); optional. */
+  prepare?(): void;
 }
 
 /** Every secret value of a record (for redacting messages that might echo one). */

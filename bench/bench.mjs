@@ -1,0 +1,222 @@
+#!/usr/bin/env node
+// `npm run bench [-- --vs-codex] [--runs N] [--lat-runs N] [--quick] [--out FILE] [--keep]`:
+// mcprt's library and app-server paths against a raw MCP SDK client (and, with --vs-codex,
+// Codex 0.171.0's app-server) over the same stdio servers, interleaved in one run, each
+// measurement in a fresh process. Prints medians, p99 and ratios, the issue's targets, and writes
+// bench/results/latest.json. See docs/performance.md.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { performance } from 'node:perf_hooks';
+
+import { DEFAULT_CALLS } from './lib/calls.mjs';
+import { CodexUnavailableError, ensureCodex } from './lib/codex.mjs';
+import { writeHome } from './lib/homes.mjs';
+import { BENCH_DIR, CLI, REPO_ROOT, RUNTIME_DIST, SCRATCH_PARENT } from './lib/paths.mjs';
+import { aggregate, evaluateTargets, renderReport, TARGET_LABELS } from './lib/report.mjs';
+import { runPeer } from './lib/runPeer.mjs';
+
+function parseArgs(argv) {
+  const opts = { vsCodex: false, runs: 5, latRuns: 3, quick: false, keep: false };
+  opts.out = join(BENCH_DIR, 'results', 'latest.json');
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${a} needs a value`);
+      return v;
+    };
+    if (a === '--vs-codex') opts.vsCodex = true;
+    else if (a === '--runs') opts.runs = Number(value());
+    else if (a === '--lat-runs') opts.latRuns = Number(value());
+    else if (a === '--quick') opts.quick = true;
+    else if (a === '--keep') opts.keep = true;
+    else if (a === '--out') opts.out = value();
+    else if (a === '--help' || a === '-h') {
+      console.log(
+        readFileSync(new URL(import.meta.url), 'utf8')
+          .split('\n')
+          .slice(1, 6)
+          .join('\n'),
+      );
+      process.exit(0);
+    } else throw new Error(`unknown option ${a} (see --help)`);
+  }
+  if (opts.quick) {
+    opts.runs = 1;
+    opts.latRuns = 1;
+  }
+  return opts;
+}
+
+const log = (line) => process.stderr.write(`${line}\n`);
+
+function machine() {
+  return {
+    nproc: cpus().length,
+    cpuModel: cpus()[0]?.model ?? null,
+    memoryGb: Math.round((totalmem() / 2 ** 30) * 10) / 10,
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    loadAverageAtStart: loadavg().map((x) => Math.round(x * 100) / 100),
+  };
+}
+
+function packageVersion(dir) {
+  try {
+    return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version;
+  } catch {
+    return null;
+  }
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  const began = performance.now();
+  if (!existsSync(CLI) || !existsSync(join(RUNTIME_DIST, 'index.js'))) {
+    throw new Error(
+      `built output missing (${relative(REPO_ROOT, CLI)}): run \`npm run build\` first`,
+    );
+  }
+  let codex = null;
+  let codexProblem = null;
+  if (opts.vsCodex) {
+    try {
+      codex = ensureCodex(log);
+      log(`Codex: ${codex.version} (${codex.bin})`);
+    } catch (error) {
+      if (!(error instanceof CodexUnavailableError)) throw error;
+      codexProblem = error.message;
+      log(
+        `\n*** --vs-codex: Codex is not available, so it is left out of this run:\n*** ${error.message}\n`,
+      );
+    }
+  }
+  const targets = ['sdk', 'lib', 'app', ...(codex ? ['codex'] : [])];
+  const fixtures = ['raw', 'sdk'];
+  const calls = opts.quick
+    ? { warmup: 20, sequential: 100, concurrent: 400, inflight: 16 }
+    : DEFAULT_CALLS;
+  const scratch = mkdtempSync(join(SCRATCH_PARENT, 'mcprt-bench-'));
+  const home = (target, fixture, n) => {
+    const kind = target === 'codex' ? 'codex' : 'mcprt';
+    const dir = join(scratch, `${target}-${fixture}-${n}`);
+    const pidLog = join(scratch, `${target}-${fixture}-${n}.pids`);
+    if (!existsSync(dir)) writeHome(dir, { kind, n, fixture, pidLog });
+    return { dir, pidLog };
+  };
+
+  const measure = async (kind, target, fixture, n, run, extra = {}) => {
+    const { dir, pidLog } = home(target, fixture, n);
+    const options = { n, fixture, pidLog, mode: kind, calls, ...extra };
+    let result;
+    if (target === 'sdk') result = await runPeer('sdk', options);
+    else if (target === 'lib') result = await runPeer('lib', { ...options, home: dir });
+    else {
+      result = await runPeer('rpc', { ...options, target, home: dir, codexBin: codex?.bin });
+    }
+    if (!result.error && result.startMs === undefined) result.startMs = result.readyMs;
+    return { kind, target, fixture, n, run, ...result };
+  };
+
+  const records = [];
+  const record = (r) => {
+    records.push(r);
+    const what =
+      r.kind === 'start'
+        ? `${Math.round(r.startMs ?? NaN)} ms`
+        : `p50 ${r.seqP50Ms?.toFixed(3)} ms, ${Math.round(r.throughput ?? NaN)}/s`;
+    log(
+      `  ${r.kind} ${r.fixture} N=${r.n} ${TARGET_LABELS[r.target].padEnd(9)} run ${r.run}: ${r.error ? `FAILED: ${r.error.slice(0, 300)}` : what}`,
+    );
+  };
+  // Rotate the order of targets from run to run, so none is always first after a pause.
+  const rotated = (run) => targets.map((_, i) => targets[(i + run) % targets.length]);
+
+  log(
+    `mcprt bench: ${targets.map((t) => TARGET_LABELS[t]).join(', ')}; ${opts.runs} start-up runs, ${opts.latRuns} latency runs; scratch ${scratch}`,
+  );
+  log('warm-up (not recorded)…');
+  for (const target of targets) await measure('start', target, 'raw', 1, 0);
+
+  const statusPlan = {
+    app: [
+      { detail: 'full', calls: 100 },
+      { detail: 'toolsAndAuthOnly', calls: 100 },
+    ],
+    codex: [
+      { detail: 'toolsAndAuthOnly', calls: 100 },
+      { detail: 'full', calls: 2 },
+    ],
+  };
+  for (let run = 1; run <= opts.runs; run++) {
+    log(`start-up, run ${run}/${opts.runs}`);
+    for (const fixture of fixtures) {
+      for (const n of [1, 10, 50]) {
+        for (const target of rotated(run)) {
+          const statusList = fixture === 'raw' && n === 50 ? statusPlan[target] : undefined;
+          record(await measure('start', target, fixture, n, run, statusList ? { statusList } : {}));
+        }
+      }
+    }
+  }
+  for (let run = 1; run <= opts.latRuns; run++) {
+    log(`tool calls, run ${run}/${opts.latRuns}`);
+    for (const fixture of fixtures) {
+      for (const target of rotated(run)) record(await measure('latency', target, fixture, 1, run));
+    }
+  }
+  log('inventory…');
+  const inventory = await runPeer('inventory', {});
+
+  const summary = aggregate(records, inventory);
+  const targetsMet = evaluateTargets(summary, fixtures);
+  const report = renderReport(summary, targetsMet, { fixtures, withCodex: codex !== null });
+  const info = machine();
+  const durationSec = Math.round((performance.now() - began) / 1000);
+  console.log(
+    `\nmcprt bench — ${info.nproc} cores, ${info.memoryGb} GB, Node ${info.node}, load ${info.loadAverageAtStart.join(' ')} at start; ${durationSec} s\n`,
+  );
+  console.log(report);
+  if (codexProblem) console.log(`\n--vs-codex: Codex was not measured: ${codexProblem}`);
+
+  const output = {
+    generatedAt: new Date().toISOString(),
+    durationSec,
+    machine: { ...info, loadAverageAtEnd: loadavg().map((x) => Math.round(x * 100) / 100) },
+    options: { ...opts, calls, out: undefined },
+    versions: {
+      mcprtRuntime: packageVersion(join(REPO_ROOT, 'packages', 'runtime')),
+      sdkClient: packageVersion(join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'client')),
+      sdkServer: packageVersion(join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server')),
+      codex: codex?.version ?? null,
+    },
+    codexProblem,
+    summary,
+    targets: targetsMet,
+    records,
+  };
+  mkdirSync(dirname(opts.out), { recursive: true });
+  writeFileSync(opts.out, await formatJson(output));
+  console.log(`\nresults: ${relative(process.cwd(), opts.out)}`);
+  if (!opts.keep) rmSync(scratch, { recursive: true, force: true });
+  else log(`scratch kept: ${scratch}`);
+  if (codexProblem) process.exitCode = 3;
+  else if (summary.failures.length > 0) process.exitCode = 1;
+}
+
+/** Prettier-formatted JSON (the repository's format check covers bench/results too). */
+async function formatJson(value) {
+  const text = `${JSON.stringify(value, null, 2)}\n`;
+  try {
+    const prettier = await import('prettier');
+    return await prettier.format(text, { parser: 'json' });
+  } catch {
+    return text;
+  }
+}
+
+main().catch((error) => {
+  console.error(`bench failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(2);
+});

@@ -1,0 +1,54 @@
+// Writes the homes the bench runs against: an mcprt home and a CODEX_HOME holding the same N stdio
+// servers (`s0`…`s<N-1>`, each `node <fixture>`), in the shared `[mcp_servers]` syntax. The Codex
+// home also names an unreachable dummy model provider, so its start-up prewarm fails locally
+// instead of reaching for the network (MCP calls need no model).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { BENCH_DIR } from './paths.mjs';
+
+export const FIXTURES = {
+  raw: join(BENCH_DIR, 'fixtures', 'raw-echo.mjs'),
+  sdk: join(BENCH_DIR, 'fixtures', 'sdk-echo.mjs'),
+};
+
+export const serverNames = (n) => Array.from({ length: n }, (_, i) => `s${i}`);
+
+/** The command line of fixture server `fixture` (`raw` | `sdk`). */
+export function fixtureCommand(fixture, pidLog) {
+  const script = FIXTURES[fixture];
+  if (!script) throw new Error(`unknown fixture ${fixture}`);
+  return { command: process.execPath, args: [script, ...(pidLog ? ['--pid-log', pidLog] : [])] };
+}
+
+const tomlString = (s) => JSON.stringify(s);
+
+function serversToml(n, fixture, pidLog) {
+  const { command, args } = fixtureCommand(fixture, pidLog);
+  return serverNames(n)
+    .map(
+      (name) =>
+        `[mcp_servers.${name}]\ncommand = ${tomlString(command)}\n` +
+        `args = [${args.map(tomlString).join(', ')}]\nstartup_timeout_sec = 120\n`,
+    )
+    .join('\n');
+}
+
+/** Create `dir` with a config.toml for `kind` (`mcprt` | `codex`) and return it. */
+export function writeHome(dir, { kind, n, fixture, pidLog }) {
+  mkdirSync(dir, { recursive: true });
+  const head =
+    kind === 'codex'
+      ? [
+          'model_provider = "bench-dummy"',
+          '',
+          '[model_providers.bench-dummy]',
+          'name = "bench-dummy"',
+          'base_url = "http://127.0.0.1:9/v1"',
+          'wire_api = "responses"',
+          '',
+        ].join('\n')
+      : '';
+  writeFileSync(join(dir, 'config.toml'), `${head}${serversToml(n, fixture, pidLog)}`);
+  return dir;
+}

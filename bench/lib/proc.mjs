@@ -1,0 +1,51 @@
+// Process facts from /proc (Linux): peak RSS (VmHWM) of a pid and the set of a pid's descendants,
+// used for the memory metric and to show that a request spawned no process.
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** Peak resident set size of `pid` in MB (VmHWM), or null when unavailable. */
+export function peakRssMb(pid = process.pid) {
+  try {
+    const m = /^VmHWM:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Current resident set size of `pid` in MB (VmRSS), or null. */
+export function rssMb(pid = process.pid) {
+  try {
+    const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Pids of every live descendant of `root`. */
+export function descendants(root) {
+  const children = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // Field 4 (ppid) follows the parenthesised command name, which may contain spaces.
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    const list = children.get(ppid) ?? [];
+    list.push(Number(entry));
+    children.set(ppid, list);
+  }
+  const out = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    for (const child of children.get(queue.shift()) ?? []) {
+      out.push(child);
+      queue.push(child);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,86 @@
+// Inventory scale, in a fresh process: the runtime's ToolInventory (which runs
+// assignModelToolNames) over 200 servers × 50 tools = 10,000 tools — a quarter of them in an
+// environment and a few colliding names, so every naming step runs — built cold once, then
+// repeatedly; then `findByModelName` per lookup at 1,000 / 10,000 / 100,000 tools (O(1): the
+// per-lookup time must not grow with the inventory).
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { performance } from 'node:perf_hooks';
+
+import { RUNTIME_DIST } from '../lib/paths.mjs';
+import { median } from '../lib/stats.mjs';
+import { runPeer } from './emit.mjs';
+
+const { ToolInventory } = await import(
+  pathToFileURL(join(RUNTIME_DIST, 'inventory', 'inventory.js')).href
+);
+const { assignModelToolNames } = await import(
+  pathToFileURL(join(RUNTIME_DIST, 'inventory', 'naming.js')).href
+);
+
+const POLICY = { enabledTools: null, disabledTools: null };
+
+function sources(servers, toolsPerServer) {
+  return Array.from({ length: servers }, (_, s) => ({
+    // Every fourth server lives in an environment; `srv-7` and `srv_7` sanitize alike (hashing).
+    scope: { environmentId: s % 4 === 3 ? `env${s % 3}` : null, name: `srv-${s}` },
+    policy: POLICY,
+    tools: Array.from({ length: toolsPerServer }, (_, t) => ({
+      name: t === 0 ? 'search' : `tool_${t}`,
+      description: `tool ${t} of server ${s}`,
+      inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
+    })),
+  }));
+}
+
+function lookupNs(inventory, lookups) {
+  const names = inventory.tools.map((t) => t.modelName);
+  // A fixed pseudo-random order, so the walk is not cache-friendly by construction.
+  const order = Array.from({ length: lookups }, (_, i) => names[(i * 7919) % names.length]);
+  let found = 0;
+  const t = performance.now();
+  for (const name of order) if (inventory.findByModelName(name)) found += 1;
+  const ns = ((performance.now() - t) * 1e6) / lookups;
+  if (found !== lookups) throw new Error(`lookup missed ${lookups - found} names`);
+  return ns;
+}
+
+runPeer(async ({ servers = 200, toolsPerServer = 50, repeats = 20 }) => {
+  const input = sources(servers, toolsPerServer);
+  // The hashing path: `srv_0` collides with `srv-0` after sanitizing.
+  input.push({ scope: { environmentId: null, name: 'srv_0' }, policy: POLICY, tools: [] });
+  const total = input.reduce((n, s) => n + s.tools.length, 0);
+  let t = performance.now();
+  const first = new ToolInventory(input);
+  const coldMs = performance.now() - t;
+  if (first.tools.length !== total || new Set(first.tools.map((x) => x.modelName)).size !== total) {
+    throw new Error('inventory names are not unique');
+  }
+  const warm = [];
+  for (let i = 0; i < repeats; i++) {
+    t = performance.now();
+    new ToolInventory(input);
+    warm.push(performance.now() - t);
+  }
+  const namingOnly = [];
+  const candidates = first.tools.map((x) => ({ scope: x.scope, tool: x.tool.name }));
+  for (let i = 0; i < repeats; i++) {
+    t = performance.now();
+    assignModelToolNames(candidates);
+    namingOnly.push(performance.now() - t);
+  }
+  const lookup = {};
+  for (const size of [1_000, 10_000, 100_000]) {
+    const inv = new ToolInventory(sources(size / toolsPerServer, toolsPerServer));
+    lookupNs(inv, 200_000); // warm-up
+    lookup[size] = median([1, 2, 3, 4, 5].map(() => lookupNs(inv, 1_000_000)));
+  }
+  return {
+    tools: total,
+    buildColdMs: coldMs,
+    buildMedianMs: median(warm),
+    namingMedianMs: median(namingOnly),
+    lookupNs: lookup,
+    lookupGrowth: lookup[100_000] / lookup[1_000],
+  };
+});

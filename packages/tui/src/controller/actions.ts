@@ -1,0 +1,183 @@
+/**
+ * What the slash commands that talk to the app-server do: `/call` (a call cell that names the
+ * registration reached and ends with the result or error), `/mcp login` and `/mcp logout` (a
+ * cell that shows the authorization URL and settles on `mcpServer/oauthLogin/completed`), and
+ * `/history`. They act on the transcript through `ActionContext`, which the controller provides.
+ */
+
+import type { McpServerOauthLoginCompletedNotification } from '@mcprt/protocol';
+import type { McprtClient } from '@mcprt/sdk';
+
+import type { CallCell } from '../model/callCell.js';
+import type { CellBody } from '../model/cells.js';
+import type { Command, HistoryFilters } from '../model/commands.js';
+import type { HistoryCell } from '../model/historyView.js';
+import type { LoginCell } from '../model/loginView.js';
+import type { Registration } from '../model/registrations.js';
+import { legacyScope, scopeName } from '../model/registrations.js';
+import {
+  MethodUnavailableError,
+  OPTIONAL_METHODS,
+  untypedRequest,
+  whenAvailable,
+} from './optionalMethods.js';
+
+export interface ActionContext {
+  readonly client: McprtClient;
+  readonly now: () => number;
+  threadId(): string | null;
+  registrations(): readonly Registration[];
+  environmentOrder(): readonly string[];
+  addCell(body: CellBody, done: boolean): number;
+  replaceCell(id: number, body: CellBody, done: boolean): void;
+  cellBody(id: number): CellBody | undefined;
+  refreshStatuses(): Promise<void>;
+}
+
+export const errorMessage = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
+
+/** `/call`: the cell names the registration the call reaches (the runtime's rule when no environment is given). */
+export async function runCall(
+  ctx: ActionContext,
+  command: Extract<Command, { kind: 'call' }>,
+): Promise<void> {
+  const { server, tool, environmentId, args, argsText } = command;
+  const resolved =
+    environmentId ?? legacyScope(ctx.registrations(), server, ctx.environmentOrder());
+  const call: CallCell = {
+    server,
+    tool,
+    scope: resolved === undefined ? server : scopeName(server, resolved),
+    argsText,
+    state: 'running',
+    durationMs: null,
+    result: null,
+    error: null,
+  };
+  const id = ctx.addCell({ kind: 'call', call }, false);
+  const threadId = ctx.threadId();
+  const started = ctx.now();
+  const finish = (patch: Partial<CallCell>) =>
+    ctx.replaceCell(
+      id,
+      { kind: 'call', call: { ...call, durationMs: ctx.now() - started, ...patch } },
+      true,
+    );
+  if (threadId === null)
+    return finish({ state: 'failed', error: 'there is no thread to call tools in' });
+  try {
+    const result = await ctx.client.request('mcpServer/tool/call', {
+      threadId,
+      server,
+      tool,
+      arguments: args,
+      ...(environmentId === null ? {} : { environmentId }),
+    });
+    finish({ state: result.isError === true ? 'failed' : 'completed', result });
+  } catch (error) {
+    finish({ state: 'failed', error: errorMessage(error) });
+  }
+}
+
+/** How a login is found again when the server gives no `loginId`. */
+const loginKey = (name: string, environmentId: string | null): string =>
+  `${name}\u0000${environmentId ?? ''}`;
+
+/** `/mcp login` and `/mcp logout`, and the logins waiting for their completion notification. */
+export class Logins {
+  /** loginId (or `name\0env` when the server sends none) → cell id. */
+  readonly #pending = new Map<string, number>();
+
+  constructor(private readonly ctx: ActionContext) {}
+
+  async run(action: 'login' | 'logout', name: string, environmentId: string | null) {
+    const ctx = this.ctx;
+    const base: LoginCell = {
+      action,
+      target: scopeName(name, environmentId),
+      state: 'requesting',
+      authorizationUrl: null,
+      message: null,
+    };
+    const id = ctx.addCell({ kind: 'login', login: base }, false);
+    const set = (patch: Partial<LoginCell>, done: boolean) =>
+      ctx.replaceCell(id, { kind: 'login', login: { ...base, ...patch } }, done);
+    const threadId = ctx.threadId();
+    const params = {
+      name,
+      ...(environmentId === null ? {} : { environmentId }),
+      ...(threadId === null ? {} : { threadId }),
+    };
+    try {
+      if (action === 'logout') {
+        // Not in the protocol table yet: becomes `ctx.client.request('mcpServer/oauth/logout', …)`.
+        await whenAvailable('logout', () =>
+          untypedRequest(ctx.client, OPTIONAL_METHODS.logout.method, params),
+        );
+        return set({ state: 'succeeded' }, true);
+      }
+      const result = await whenAvailable('login', () =>
+        ctx.client.request('mcpServer/oauth/login', params),
+      );
+      this.#pending.set(result.loginId ?? loginKey(name, environmentId), id);
+      set({ state: 'waiting', authorizationUrl: result.authorizationUrl }, false);
+    } catch (error) {
+      if (error instanceof MethodUnavailableError)
+        set({ state: 'unavailable', message: error.message }, true);
+      else set({ state: 'failed', message: errorMessage(error) }, true);
+    }
+  }
+
+  /** `mcpServer/oauthLogin/completed`: settle the cell of that login (by loginId, else scope). */
+  completed(n: McpServerOauthLoginCompletedNotification): void {
+    const key =
+      n.loginId !== null && this.#pending.has(n.loginId)
+        ? n.loginId
+        : loginKey(n.name, n.environmentId);
+    const id = this.#pending.get(key);
+    const body = id === undefined ? undefined : this.ctx.cellBody(id);
+    if (id === undefined || body?.kind !== 'login') return;
+    this.#pending.delete(key);
+    this.ctx.replaceCell(
+      id,
+      {
+        kind: 'login',
+        login: {
+          ...body.login,
+          authorizationUrl: null,
+          state: n.success ? 'succeeded' : 'failed',
+          message: n.success ? null : (n.error ?? 'the login failed'),
+        },
+      },
+      true,
+    );
+    if (n.success) void this.ctx.refreshStatuses();
+  }
+}
+
+/** `/history`: this thread's calls unless `--all`, with the filters given. */
+export async function runHistory(ctx: ActionContext, filters: HistoryFilters): Promise<void> {
+  const base: HistoryCell = { filters, state: 'loading', rows: [], message: null, more: false };
+  const id = ctx.addCell({ kind: 'history', history: base }, false);
+  const threadId = ctx.threadId();
+  const params = {
+    limit: filters.limit,
+    ...(filters.allThreads || threadId === null ? {} : { threadId }),
+    ...(filters.server === null ? {} : { server: filters.server }),
+    ...(filters.environmentId === null ? {} : { environmentId: filters.environmentId }),
+    ...(filters.threadWideOnly ? { threadWideOnly: true } : {}),
+    ...(filters.status === null ? {} : { status: filters.status }),
+  };
+  let patch: Partial<HistoryCell>;
+  try {
+    const result = await whenAvailable('history', () => ctx.client.request('history/list', params));
+    patch = { state: 'loaded', rows: result.data, more: result.nextCursor !== null };
+  } catch (error) {
+    patch =
+      error instanceof MethodUnavailableError
+        ? { state: 'unavailable', message: error.message }
+        : { state: 'failed', message: errorMessage(error) };
+  }
+  ctx.replaceCell(id, { kind: 'history', history: { ...base, ...patch } }, true);
+}
