@@ -50,6 +50,7 @@ function parseArgs(argv) {
 }
 
 const log = (line) => process.stderr.write(`${line}\n`);
+const NO_HISTORY = new Set(['libnh', 'appnh']);
 
 function machine() {
   return {
@@ -102,7 +103,8 @@ async function main() {
     const kind = target === 'codex' ? 'codex' : 'mcprt';
     const dir = join(scratch, `${target}-${fixture}-${n}`);
     const pidLog = join(scratch, `${target}-${fixture}-${n}.pids`);
-    if (!existsSync(dir)) writeHome(dir, { kind, n, fixture, pidLog });
+    const history = !NO_HISTORY.has(target);
+    if (!existsSync(dir)) writeHome(dir, { kind, n, fixture, pidLog, history });
     return { dir, pidLog };
   };
 
@@ -111,9 +113,16 @@ async function main() {
     const options = { n, fixture, pidLog, mode: kind, calls, ...extra };
     let result;
     if (target === 'sdk') result = await runPeer('sdk', options);
-    else if (target === 'lib') result = await runPeer('lib', { ...options, home: dir });
-    else {
-      result = await runPeer('rpc', { ...options, target, home: dir, codexBin: codex?.bin });
+    else if (target === 'lib' || target === 'libnh') {
+      result = await runPeer('lib', { ...options, home: dir });
+    } else {
+      const rpcTarget = target === 'codex' ? 'codex' : 'app';
+      result = await runPeer('rpc', {
+        ...options,
+        target: rpcTarget,
+        home: dir,
+        codexBin: codex?.bin,
+      });
     }
     if (!result.error && result.startMs === undefined) result.startMs = result.readyMs;
     return { kind, target, fixture, n, run, ...result };
@@ -131,7 +140,10 @@ async function main() {
     );
   };
   // Rotate the order of targets from run to run, so none is always first after a pause.
-  const rotated = (run) => targets.map((_, i) => targets[(i + run) % targets.length]);
+  const rotate = (list, run) => list.map((_, i) => list[(i + run) % list.length]);
+  const rotated = (run) => rotate(targets, run);
+  // Tool calls also run mcprt with history off: how much of its cost is the durable history.
+  const latencyTargets = [...targets, 'libnh', 'appnh'];
 
   log(
     `mcprt bench: ${targets.map((t) => TARGET_LABELS[t]).join(', ')}; ${opts.runs} start-up runs, ${opts.latRuns} latency runs; scratch ${scratch}`,
@@ -163,7 +175,9 @@ async function main() {
   for (let run = 1; run <= opts.latRuns; run++) {
     log(`tool calls, run ${run}/${opts.latRuns}`);
     for (const fixture of fixtures) {
-      for (const target of rotated(run)) record(await measure('latency', target, fixture, 1, run));
+      for (const target of rotate(latencyTargets, run)) {
+        record(await measure('latency', target, fixture, 1, run));
+      }
     }
   }
   log('inventory…');

@@ -1,7 +1,8 @@
 // Writes the homes the bench runs against: an mcprt home and a CODEX_HOME holding the same N stdio
 // servers (`s0`…`s<N-1>`, each `node <fixture>`), in the shared `[mcp_servers]` syntax. The Codex
 // home also names an unreachable dummy model provider, so its start-up prewarm fails locally
-// instead of reaching for the network (MCP calls need no model).
+// instead of reaching for the network (MCP calls need no model). `history: false` turns mcprt's
+// tool-call history off (the bench's diagnostic variants).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -35,7 +36,7 @@ function serversToml(n, fixture, pidLog) {
 }
 
 /** Create `dir` with a config.toml for `kind` (`mcprt` | `codex`) and return it. */
-export function writeHome(dir, { kind, n, fixture, pidLog }) {
+export function writeHome(dir, { kind, n, fixture, pidLog, history = true }) {
   mkdirSync(dir, { recursive: true });
   const head =
     kind === 'codex'
@@ -49,6 +50,7 @@ export function writeHome(dir, { kind, n, fixture, pidLog }) {
           '',
         ].join('\n')
       : '';
-  writeFileSync(join(dir, 'config.toml'), `${head}${serversToml(n, fixture, pidLog)}`);
+  const tail = history ? '' : '\n[history]\nenabled = false\n';
+  writeFileSync(join(dir, 'config.toml'), `${head}${serversToml(n, fixture, pidLog)}${tail}`);
   return dir;
 }

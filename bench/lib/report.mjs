@@ -7,6 +7,8 @@ export const TARGET_LABELS = {
   lib: 'mcprt lib',
   app: 'mcprt app',
   codex: 'Codex',
+  libnh: 'lib, no history',
+  appnh: 'app, no history',
 };
 
 const METRICS_START = ['startMs', 'rssMb', 'treeRssMb', 'initializedMs', 'threadStartMs'];
@@ -204,6 +206,34 @@ export function renderReport(summary, targets, { fixtures, withCodex }) {
     out.push(
       `${fixture === 'raw' ? 'Dependency-free servers (bench/fixtures/raw-echo.mjs)' : 'SDK servers (bench/fixtures/sdk-echo.mjs)'}\n${table(rows)}`,
     );
+  }
+  for (const fixture of fixtures) {
+    const lat = summary.latency[fixture] ?? {};
+    if (!lat.libnh && !lat.appnh) continue;
+    const hcols = ['sdk', 'lib', 'libnh', 'app', 'appnh', ...(withCodex ? ['codex'] : [])];
+    const rows = [
+      [
+        `${fixture === 'raw' ? 'dependency-free' : 'SDK'} servers, mcprt with history off`,
+        ...hcols.map((c) => TARGET_LABELS[c]),
+        'lib-nh/SDK',
+        'app-nh/SDK',
+        ...(withCodex ? ['app-nh/Codex'] : []),
+      ],
+    ];
+    const hrow = (label, key, digits) => {
+      const v = (c) => lat[c]?.[key];
+      rows.push([
+        label,
+        ...hcols.map((c) => fmt(v(c), digits)),
+        fmt(ratio(v('libnh'), v('sdk'))),
+        fmt(ratio(v('appnh'), v('sdk'))),
+        ...(withCodex ? [fmt(ratio(v('appnh'), v('codex')))] : []),
+      ]);
+    };
+    hrow('tool call p50, sequential (ms)', 'seqP50Ms', 3);
+    hrow('tool call p99, sequential (ms)', 'seqP99Ms', 3);
+    hrow('throughput, 16 in flight (calls/s)', 'throughput', 0);
+    out.push(table(rows));
   }
   const sl = [
     [

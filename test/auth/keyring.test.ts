@@ -130,7 +130,9 @@ describe('credential store modes (real Secret Service)', () => {
     const cli = await login(home, noBus);
     expect(cli.stdout).toContain("Successfully logged in to MCP server 'docs'.");
     expect(cli.stderr.split(WARNING).length - 1).toBe(1);
-    expect(cli.stderr).toContain(`OAuth credentials are stored in ${join(home, '.credentials.json')}`);
+    expect(cli.stderr).toContain(
+      `OAuth credentials are stored in ${join(home, '.credentials.json')}`,
+    );
     expect(readdirSync(home)).toContain('.credentials.json');
   });
 

@@ -4,6 +4,7 @@
 // loads the redirect — it pastes it. Text that is not this login's redirect is refused and the
 // CLI keeps waiting; explicit `--scopes` are what is requested; the stored file is 0600.
 import { statSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,7 +92,19 @@ describe('mcprt mcp login --no-browser', () => {
     );
   });
 
-  it('refuses a stdio server and an unknown one', async () => {
+  it('listens on mcp_oauth_callback_port when it is set', async () => {
+    const port = await freePort();
+    const portHome = makeHome(
+      `mcp_oauth_credentials_store = "file"\nmcp_oauth_callback_port = ${port}\n[mcp_servers.docs]\nurl = ${q(rs.url)}\n`,
+    );
+    const cli = new CliProcess(portHome, ['mcp', 'login', 'docs', '--no-browser']);
+    const [url] = await cli.waitForOutput(/^http\S+$/m);
+    expect(new URL(url).searchParams.get('redirect_uri')).toBe(`http://127.0.0.1:${port}/callback`);
+    await authorize(url, `http://127.0.0.1:${port}/callback`, { deliver: true });
+    expect(await cli.exited).toBe(0);
+  });
+
+  it('refuses an unknown server, for login and logout', async () => {
     const unknown = await runCli(home, ['mcp', 'login', 'nope']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain("No MCP server named 'nope' found.");
@@ -99,3 +112,13 @@ describe('mcprt mcp login --no-browser', () => {
     expect(logout.stderr).toContain("No MCP server named 'nope' found in configuration.");
   });
 });
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}

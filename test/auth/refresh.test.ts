@@ -117,6 +117,48 @@ describe('OAuth refresh (library, real authorization server)', () => {
     expect(readCredentialsFile(home)[key]!['access_token']).not.toBe(current);
   });
 
+  it('asks for a new login when the refresh token is refused, keeping the entry until then', async () => {
+    const record = readCredentialsFile(home)[key]!;
+    const client = record['client'] as Record<string, string>;
+    const discovery = (await (
+      await fetch(`${as.issuer}/.well-known/openid-configuration`)
+    ).json()) as { revocation_endpoint: string };
+    const revoked = await fetch(discovery.revocation_endpoint, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${client['client_id']}:${client['client_secret']}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ token: record['refresh_token'] as string }),
+    });
+    expect(revoked.status).toBe(200);
+    clock += 2 * HOUR;
+    const stored = readFileSync(join(home, '.credentials.json'), 'utf8');
+    const error = await whoami().then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toBe(
+      'tools/call to MCP server `docs` failed: The OAuth login of MCP server `docs` is no longer valid (the authorization server answered `invalid_grant` to a refresh). Run `mcprt mcp login docs`.',
+    );
+    captured.push(error!.message);
+    expect(readFileSync(join(home, '.credentials.json'), 'utf8')).toBe(stored);
+    // The running session restarts the registration, which now says a login is needed.
+    await waitFor(
+      () => session.status('docs').connectionStatus === 'authenticationRequired',
+      10_000,
+      'authenticationRequired',
+    );
+    expect(session.status('docs').error).toContain('Run `mcprt mcp login docs`.');
+    captured.push(JSON.stringify(session.listStatus()));
+
+    const pending = await runtime.oauthLogin({ server: 'docs' });
+    await authorize(pending.authorizationUrl, pending.redirectUri, { deliver: true });
+    await pending.completed;
+    await waitFor(() => session.status('docs').connectionStatus === 'connected', 10_000, 'login');
+    expect(text(await whoami())).toBe('docs: ok');
+  });
+
   it('never shows a token value in errors, status or history', () => {
     const history = runtime.history!.list({ limit: 100 });
     expect(history.data.length).toBeGreaterThanOrEqual(5);

@@ -1,7 +1,10 @@
 /**
  * The app-server over stdio: one JSONL message per line on stdin, one per line on stdout.
- * Logs go to stderr. Ends (and shuts down every thread) when stdin closes.
+ * Logs go to stderr. Ends (and shuts down every thread) when stdin closes. Messages written in
+ * the same tick are coalesced into one write (fewer syscalls per tool call).
  */
+
+import type { Writable } from 'node:stream';
 
 import type { AppServer } from '../appServer.js';
 import { JsonlReader } from '../jsonlReader.js';
@@ -12,8 +15,22 @@ export function serveStdio(
   output: NodeJS.WritableStream = process.stdout,
 ): Promise<void> {
   return new Promise((resolve) => {
+    // Messages written in one tick (e.g. `item/completed` and the response of a tool call) go out
+    // in one write: cork on the first, uncork once the tick's work is done.
+    const corkable = output as Partial<Writable>;
+    let corked = false;
     const peer = server.attach({
-      send: (text) => void output.write(`${text}\n`),
+      send: (text) => {
+        if (!corked && corkable.cork && corkable.uncork) {
+          corked = true;
+          corkable.cork.call(output);
+          process.nextTick(() => {
+            corked = false;
+            corkable.uncork!.call(output);
+          });
+        }
+        output.write(`${text}\n`);
+      },
       close: () => undefined,
     });
     const reader = new JsonlReader(

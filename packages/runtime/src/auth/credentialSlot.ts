@@ -36,9 +36,15 @@ export class CredentialSlot {
     readonly serverUrl: string,
     private readonly store: CredentialStore,
     private readonly now: () => number,
-    /** Called after a successful refresh (the manager tells its listeners). */
-    private readonly onRefreshed: () => void = () => undefined,
+    /**
+     * Called once when the authorization server refuses a refresh token: running sessions then
+     * restart the registration, which becomes `authenticationRequired`.
+     */
+    private readonly onRefused: () => void = () => undefined,
   ) {}
+
+  /** The refresh token the authorization server refused (not tried again). */
+  private refusedToken: string | null = null;
 
   read(): StoredCredential | null {
     return this.store.get(this.key);
@@ -91,6 +97,8 @@ export class CredentialSlot {
     // Another process (or an earlier refresh) already replaced the token.
     if (record.access_token !== stale && !this.expiring(record)) return record;
     if (!record.refresh_token) throw this.loginExpired('it has expired and has no refresh token');
+    if (record.refresh_token === this.refusedToken)
+      throw this.loginExpired('the authorization server refused its refresh token');
     const server = record.authorization_server_url ?? record.issuer;
     if (server === undefined) throw this.loginExpired('the authorization server is unknown');
     let tokens;
@@ -107,13 +115,16 @@ export class CredentialSlot {
     } catch (error) {
       const code = error instanceof OAuthError ? error.code : undefined;
       if (code !== undefined && FATAL_REFRESH_ERRORS.has(code)) {
+        this.refusedToken = record.refresh_token;
+        // After the failing request has reported its own error.
+        setTimeout(() => this.onRefused(), 50);
         throw this.loginExpired(
           `the authorization server answered \`${code}\` to a refresh`,
           error,
         );
       }
       throw new TokenRefreshError(
-        `failed to refresh OAuth tokens for server ${scopeLabel(this.scope)}: ${redactSecrets(describe(error), secretsOf(record))} (the stored credentials were kept)`,
+        `failed to refresh OAuth tokens for server ${scopeLabel(this.scope)}: ${redactSecrets(describeError(error), secretsOf(record))} (the stored credentials were kept)`,
         { cause: error },
       );
     }
@@ -129,13 +140,12 @@ export class CredentialSlot {
       scopes: tokens.scope !== undefined ? tokens.scope.split(' ').filter(Boolean) : record.scopes,
     };
     this.store.set(this.key, next);
-    this.onRefreshed();
     return next;
   }
 }
 
 /** `fetch failed (connect ECONNREFUSED 127.0.0.1:9)`: the error and the cause a person needs. */
-export function describe(error: unknown): string {
+export function describeError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = (error as { cause?: unknown }).cause;
   return cause instanceof Error && !error.message.includes(cause.message)

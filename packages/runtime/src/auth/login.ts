@@ -21,7 +21,7 @@ import type { AuthOptions, FetchLike } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../config/types.js';
 import { scopeLabel } from '../scope.js';
 import { CallbackListener } from './callbackListener.js';
-import { describe } from './credentialSlot.js';
+import { describeError } from './credentialSlot.js';
 import type { CredentialSlot } from './credentialSlot.js';
 import { OAuthLoginError } from './errors.js';
 import { LoginProvider } from './loginProvider.js';
@@ -121,7 +121,7 @@ export async function startLogin(params: LoginParams): Promise<PendingOAuthLogin
   } catch (error) {
     await listener.close();
     if (error instanceof OAuthLoginError) throw error;
-    throw new OAuthLoginError(`failed to login to MCP server '${label}': ${describe(error)}`, {
+    throw new OAuthLoginError(`failed to login to MCP server '${label}': ${describeError(error)}`, {
       cause: error,
     });
   }
@@ -153,9 +153,12 @@ export async function startLogin(params: LoginParams): Promise<PendingOAuthLogin
       return { scope: config.scope, scopes: record.scopes };
     } catch (error) {
       if (error instanceof OAuthLoginError) throw error;
-      throw new OAuthLoginError(`failed to login to MCP server '${label}': ${describe(error)}`, {
-        cause: error,
-      });
+      throw new OAuthLoginError(
+        `failed to login to MCP server '${label}': ${describeError(error)}`,
+        {
+          cause: error,
+        },
+      );
     } finally {
       clearTimeout(timer);
       await listener.close();

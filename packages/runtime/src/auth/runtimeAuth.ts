@@ -73,7 +73,14 @@ export class RuntimeAuth {
     const key = credentialStoreKey(config.scope, config.transport.url);
     let slot = this.slots.get(key);
     if (!slot) {
-      slot = new CredentialSlot(key, config.scope, config.transport.url, this.storeValue, this.now);
+      slot = new CredentialSlot(
+        key,
+        config.scope,
+        config.transport.url,
+        this.storeValue,
+        this.now,
+        () => this.notify(config.scope),
+      );
       this.slots.set(key, slot);
     }
     return slot;

@@ -2,6 +2,11 @@
  * The durable tool-call history: one SQLite file (`$MCPRT_HOME/history.sqlite`, WAL mode,
  * better-sqlite3). Writes are synchronous, so a call recorded as finished survives the process
  * being killed right after. Every session of every process on the same home shares the file.
+ * Start records are written at the end of the current event-loop turn (`setImmediate`), all of
+ * that turn's in one transaction, so the insert runs while the request is already on its way to
+ * the server instead of before it; `finished`, `list` and `close` write pending ones first, and
+ * so does process exit. `finishedBatched` writes the finish records of calls completing in the
+ * same tick in one transaction, before any of them is reported (docs/performance.md).
  */
 
 import { chmodSync, mkdirSync } from 'node:fs';
@@ -64,10 +69,23 @@ export interface HistoryStoreOptions {
 
 export const DEFAULT_MAX_ENTRIES = 100_000;
 
+type StartedRecord = Parameters<HistorySink['started']>[0];
+
+/** Stores with records not yet written, flushed on process exit. */
+const unflushed = new Set<SqliteHistoryStore>();
+let exitHookInstalled = false;
+
 export class SqliteHistoryStore implements HistorySink {
   private readonly db: Database.Database;
   private readonly insert: Database.Statement;
   private readonly update: Database.Statement;
+  private readonly pruneStatement: Database.Statement;
+  private readonly insertMany: (rows: readonly Record<string, unknown>[]) => void;
+  private readonly updateMany: (rows: readonly Record<string, unknown>[]) => void;
+  private pending: Record<string, unknown>[] = [];
+  private flushScheduled: NodeJS.Immediate | undefined;
+  private pendingUpdates: Record<string, unknown>[] = [];
+  private updateWaiters: (() => void)[] = [];
 
   constructor(
     readonly file: string,
@@ -88,10 +106,19 @@ export class SqliteHistoryStore implements HistorySink {
       `UPDATE tool_calls SET status = @status, result = @result, result_truncated = @truncated,
        error = @error, duration_ms = @durationMs WHERE id = @id`,
     );
+    this.pruneStatement = this.db.prepare(
+      'DELETE FROM tool_calls WHERE seq <= (SELECT MAX(seq) FROM tool_calls) - ?',
+    );
+    this.insertMany = this.db.transaction((rows: readonly Record<string, unknown>[]) => {
+      for (const row of rows) this.insert.run(row);
+    });
+    this.updateMany = this.db.transaction((rows: readonly Record<string, unknown>[]) => {
+      for (const row of rows) this.update.run(row);
+    });
   }
 
-  started(record: Parameters<HistorySink['started']>[0]): void {
-    this.insert.run({
+  started(record: StartedRecord): void {
+    this.pending.push({
       id: record.id,
       threadId: record.threadId,
       server: record.server,
@@ -103,8 +130,44 @@ export class SqliteHistoryStore implements HistorySink {
           : JSON.stringify(redactArguments(record.arguments, this.options.redactKeys)),
       startedAt: record.startedAt,
     });
+    if (this.flushScheduled === undefined) {
+      this.flushScheduled = setImmediate(() => this.flushStarted());
+      this.flushOnExit();
+    }
+  }
+
+  private flushOnExit(): void {
+    unflushed.add(this);
+    if (!exitHookInstalled) {
+      exitHookInstalled = true;
+      process.on('exit', () => {
+        for (const store of unflushed) store.flushUpdates();
+      });
+    }
+  }
+
+  /**
+   * Write pending start records: one transaction; if it fails (e.g. a duplicate id), one by one,
+   * so one bad record never costs the others. Never throws: history is best-effort for callers.
+   */
+  private flushStarted(): void {
+    if (this.flushScheduled !== undefined) clearImmediate(this.flushScheduled);
+    this.flushScheduled = undefined;
+    if (this.pendingUpdates.length === 0) unflushed.delete(this);
+    const rows = this.pending;
+    if (rows.length === 0) return;
+    this.pending = [];
+    try {
+      if (rows.length === 1) this.insert.run(rows[0]);
+      else this.insertMany(rows);
+    } catch {
+      for (const row of rows) warnOnFailure(() => this.insert.run(row));
+    }
     // Size cap: prune the oldest rows now and then (cheap: one indexed delete per 100 inserts).
-    if (++this.inserts % 100 === 0) this.prune();
+    const before = this.inserts;
+    this.inserts += rows.length;
+    if (Math.floor(this.inserts / 100) > Math.floor(before / 100))
+      warnOnFailure(() => this.prune());
   }
 
   private inserts = 0;
@@ -112,26 +175,61 @@ export class SqliteHistoryStore implements HistorySink {
   /** Delete all but the newest `maxEntries` calls. */
   prune(): void {
     const keep = this.options.maxEntries ?? DEFAULT_MAX_ENTRIES;
-    this.db
-      .prepare('DELETE FROM tool_calls WHERE seq <= (SELECT MAX(seq) FROM tool_calls) - ?')
-      .run(keep);
+    this.pruneStatement.run(keep);
   }
 
   finished(id: string, outcome: Parameters<HistorySink['finished']>[1]): void {
+    this.flushUpdates(); // its start record (and earlier finishes) must be written first
+    this.update.run(this.updateRow(id, outcome));
+  }
+
+  finishedBatched(id: string, outcome: Parameters<HistorySink['finished']>[1]): Promise<void> {
+    const row = this.updateRow(id, outcome);
+    return new Promise((resolve) => {
+      this.pendingUpdates.push(row);
+      this.updateWaiters.push(resolve);
+      if (this.pendingUpdates.length === 1) {
+        this.flushOnExit();
+        queueMicrotask(() => this.flushUpdates());
+      }
+    });
+  }
+
+  /** Write pending start records, then pending finish records (one transaction). */
+  private flushUpdates(): void {
+    this.flushStarted();
+    const rows = this.pendingUpdates;
+    const waiters = this.updateWaiters;
+    this.pendingUpdates = [];
+    this.updateWaiters = [];
+    unflushed.delete(this);
+    if (rows.length === 0) return;
+    try {
+      if (rows.length === 1) this.update.run(rows[0]);
+      else this.updateMany(rows);
+    } catch {
+      for (const row of rows) warnOnFailure(() => this.update.run(row));
+    }
+    for (const resolve of waiters) resolve();
+  }
+
+  private updateRow(
+    id: string,
+    outcome: Parameters<HistorySink['finished']>[1],
+  ): Record<string, unknown> {
     const stored = capResult(outcome.result, this.options.maxResultBytes);
-    const error =
-      outcome.error === null ? null : capText(outcome.error, this.options.maxResultBytes);
-    this.update.run({
+    return {
       id,
       status: outcome.status,
       result: stored.json,
       truncated: stored.truncated ? 1 : 0,
-      error,
+      error: outcome.error === null ? null : capText(outcome.error, this.options.maxResultBytes),
       durationMs: outcome.durationMs,
-    });
+    };
   }
 
   list(query: HistoryQuery = {}): HistoryPage {
+    this.flushUpdates();
     const where: string[] = [];
     const params: Record<string, unknown> = {};
     const add = (clause: string, key?: string, value?: unknown) => {
@@ -162,11 +260,23 @@ export class SqliteHistoryStore implements HistorySink {
   }
 
   close(): void {
+    this.flushUpdates();
     this.db.close();
   }
 }
 
 export class HistoryCursorError extends Error {}
+
+/** The warning a failed history write has always produced (the call itself goes on). */
+function warnOnFailure(write: () => unknown): void {
+  try {
+    write();
+  } catch (error) {
+    process.emitWarning(
+      `mcprt: could not record tool call in history: ${(error as Error).message}`,
+    );
+  }
+}
 
 function decodeCursor(cursor: string): number {
   if (!/^\d+$/.test(cursor)) throw new HistoryCursorError(`invalid cursor: ${cursor}`);

@@ -60,4 +60,10 @@ export interface HistorySink {
       durationMs: number;
     },
   ): void;
+  /**
+   * Like `finished`, written in one transaction with every other call finishing in the same
+   * tick; resolves once written (a failed write is a warning, never a rejection). Callers must
+   * wait for it before reporting the call as finished.
+   */
+  finishedBatched?(id: string, outcome: Parameters<HistorySink['finished']>[1]): Promise<void>;
 }

@@ -307,11 +307,11 @@ export class Session extends EventEmitter<SessionEvents> {
         connection = await reg.reconnect(connection, 'the server no longer knows our HTTP session');
         result = await invoke();
       }
-      call.finish(result as Record<string, unknown>, null, request.signal);
+      await call.finish(result as Record<string, unknown>, null, request.signal);
       return result;
     } catch (error) {
       const failure = await this.describeCallFailure('tools/call', reg.label, connection, error);
-      call.finish(null, failure.message, request.signal);
+      await call.finish(null, failure.message, request.signal);
       throw failure;
     }
   }

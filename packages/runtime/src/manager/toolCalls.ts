@@ -32,7 +32,12 @@ export interface CallEmitter {
 
 export interface ActiveCall {
   progress(p: { progress: number; total?: number | undefined; message?: string | undefined }): void;
-  finish(result: Record<string, unknown> | null, error: string | null, signal?: AbortSignal): void;
+  /** Records the outcome; resolves once it is written and `completed` was emitted. */
+  finish(
+    result: Record<string, unknown> | null,
+    error: string | null,
+    signal?: AbortSignal,
+  ): Promise<void>;
 }
 
 export class ToolCallTracker {
@@ -87,7 +92,7 @@ export class ToolCallTracker {
         else timer ??= setTimeout(flush, wait);
       },
       finish: (result, error, signal) => {
-        if (done) return;
+        if (done) return Promise.resolve();
         flush();
         done = true;
         const status =
@@ -105,15 +110,22 @@ export class ToolCallTracker {
           error,
           durationMs: Date.now() - started.startedAt,
         };
-        this.safely(() =>
-          this.history?.finished(started.id, {
-            status,
-            result,
-            error,
-            durationMs: completed.durationMs,
-          }),
-        );
+        const outcome = {
+          status: completed.status,
+          result,
+          error,
+          durationMs: completed.durationMs,
+        };
+        // Calls finishing in the same tick share one history transaction (docs/performance.md);
+        // the call is reported finished only once its record is written.
+        if (this.history?.finishedBatched) {
+          return this.history
+            .finishedBatched(started.id, outcome)
+            .then(() => this.emit.completed(completed));
+        }
+        this.safely(() => this.history?.finished(started.id, outcome));
         this.emit.completed(completed);
+        return Promise.resolve();
       },
     };
   }
