@@ -441,14 +441,15 @@ const ALLOWLIST: readonly Allowance[] = [
   },
   {
     reason:
-      'mcprt design (docs/protocol.md): calling a registration that failed, is disabled, or runs in an environment the thread did not select says why (`MCP server `x` is not available: …`), with Codex\'s code -32603',
+      "mcprt design (docs/protocol.md): calling a registration that failed, is disabled, or runs in an environment the thread did not select says why (`MCP server `x` is not available: …`), with Codex's code -32603",
     method: 'mcpServer/tool/call',
     seq: [56, 58, 172],
     path: /^\$\.error\.message$/,
     kind: ['text'],
   },
   {
-    reason: 'mcprt design: thread ids are opaque strings, so an unknown one is `thread not found: …` (code -32600 as Codex)',
+    reason:
+      'mcprt design: thread ids are opaque strings, so an unknown one is `thread not found: …` (code -32600 as Codex)',
     method: 'mcpServer/tool/call',
     transcript: '02',
     seq: [62],
@@ -456,7 +457,8 @@ const ALLOWLIST: readonly Allowance[] = [
     kind: ['text'],
   },
   {
-    reason: 'brief §1: the unknown-environment text is ``unknown environment id `X` `` everywhere (code -32600 as Codex)',
+    reason:
+      'brief §1: the unknown-environment text is ``unknown environment id `X` `` everywhere (code -32600 as Codex)',
     method: 'thread/start',
     transcript: '05',
     seq: [184],
