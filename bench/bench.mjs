@@ -211,7 +211,7 @@ async function main() {
     records,
   };
   mkdirSync(dirname(opts.out), { recursive: true });
-  writeFileSync(opts.out, await formatJson(output));
+  writeFileSync(opts.out, await formatJson(output, opts.out));
   console.log(`\nresults: ${relative(process.cwd(), opts.out)}`);
   if (!opts.keep) rmSync(scratch, { recursive: true, force: true });
   else log(`scratch kept: ${scratch}`);
@@ -220,11 +220,12 @@ async function main() {
 }
 
 /** Prettier-formatted JSON (the repository's format check covers bench/results too). */
-async function formatJson(value) {
+async function formatJson(value, file) {
   const text = `${JSON.stringify(value, null, 2)}\n`;
   try {
     const prettier = await import('prettier');
-    return await prettier.format(text, { parser: 'json' });
+    const config = (await prettier.resolveConfig(file)) ?? {};
+    return await prettier.format(text, { ...config, parser: 'json' });
   } catch {
     return text;
   }

@@ -14,6 +14,7 @@ import { authorize } from '../fixtures/auth/browser.js';
 import { startProtectedServer } from '../fixtures/auth/protectedServer.js';
 import type { ProtectedServer } from '../fixtures/auth/protectedServer.js';
 import { directEnvironment, httpServerTable, secretValues } from './helpers.js';
+import { assertCodexSchema } from '../helpers/codexSchema.js';
 
 describe('mcpServer/oauth/login (app-server)', () => {
   let asA: AuthServer;
@@ -69,6 +70,7 @@ describe('mcpServer/oauth/login (app-server)', () => {
       { name: 'shared', environmentId: 'a', threadId },
     );
     expect(result.loginId).toEqual(expect.any(String));
+    assertCodexSchema('McpServerOauthLoginResponse', result);
     const url = new URL(result.authorizationUrl);
     expect(url.origin).toBe(asA.issuer);
     expect(url.searchParams.get('resource')).toBe(rsA.url);
@@ -76,6 +78,7 @@ describe('mcpServer/oauth/login (app-server)', () => {
       deliver: true,
     });
     const completed = await server.waitFor((m) => m.method === 'mcpServer/oauthLogin/completed');
+    assertCodexSchema('McpServerOauthLoginCompletedNotification', completed.params);
     expect(completed.params).toEqual({
       name: 'shared',
       environmentId: 'a',
@@ -116,6 +119,7 @@ describe('mcpServer/oauth/login (app-server)', () => {
         m.method === 'mcpServer/oauthLogin/completed' &&
         (m.params as Record<string, unknown>)['loginId'] === result.loginId,
     );
+    assertCodexSchema('McpServerOauthLoginCompletedNotification', completed.params);
     expect(completed.params).toMatchObject({
       name: 'shared',
       environmentId: 'b',

@@ -1,14 +1,15 @@
 /**
  * End to end: the real `mcprt` TUI on a real terminal (tmux), on the bundled demo config — opened
  * by `npm start` as a person would — driven with send-keys and read with capture-pane. Also the
- * 60-column terminal (soft-wrapped lines are detected with `capture-pane -J`) and CI mode, where
+ * 60-column terminal (soft-wrapped lines are detected with `capture-pane -J`), an OAuth login
+ * completed by pasting the redirect URL and a logout, both with `--environment`, and CI mode, where
  * the bare `mcprt` prints the status view even on a terminal. tmux is a CI dependency
  * (.ci/run installs it).
  */
 
 import type { ChildProcess } from 'node:child_process';
 import { execFileSync, spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -243,7 +244,7 @@ describe('the TUI in a real terminal (tmux) on the demo config', () => {
     await waitForPane('remote', (p) => p.includes('[exited 0]'), 'the exit');
   });
 
-  it('/mcp login --environment completes against a real authorization server', async () => {
+  it('/mcp login --environment completes by pasting the redirect URL; /mcp logout --environment', async () => {
     const as: AuthServer = await startAuthServer();
     const rsA: ProtectedServer = await startProtectedServer(as, { name: 'shared-a' });
     const rsB: ProtectedServer = await startProtectedServer(as, { name: 'shared-b' });
@@ -257,24 +258,46 @@ describe('the TUI in a real terminal (tmux) on the demo config', () => {
           httpServerTable('environments.b.mcp_servers.shared', rsB.url),
         ].join('\n'),
       );
-      session('login', 80, `node packages/cli/dist/main.js --home ${home}`);
+      session('login', 60, `node packages/cli/dist/main.js --home ${home}`);
       await waitForPane(
         'login',
         (p) => p.includes('shared@a: authentication required') && p.includes('shared@b: auth'),
         'both to need a login',
       );
       send('login', '/mcp login shared --environment a');
-      const pane = await waitForPane('login', (p) => p.includes('open this URL:'), 'the URL');
-      // What a person copies from the screen: the wrapped lines under the cell, joined.
-      const url = pane
-        .slice(pane.indexOf('open this URL:\n') + 'open this URL:\n'.length)
-        .split('\n')
-        .filter((l) => l.startsWith('    '))
+      const pane = await waitForPane(
+        'login',
+        (p) => p.includes('open this URL:') && p.includes('press Enter'),
+        'the URL',
+      );
+      // What a person copies from the screen: the 4-space lines right under the cell, joined.
+      const below = pane.slice(pane.indexOf('open this URL:\n') + 'open this URL:\n'.length);
+      const rows = below.split('\n');
+      const url = rows
+        .slice(
+          0,
+          rows.findIndex((l) => !l.startsWith('    ')),
+        )
         .map((l) => l.trim())
         .join('');
       expect(url.startsWith(`${as.issuer}/`)).toBe(true);
-      await authorize(url, new URL(url).searchParams.get('redirect_uri')!, { deliver: true });
-      await waitForPane('login', (p) => p.includes('• Logged in to shared@a'), 'the login');
+      const redirectUri = new URL(url).searchParams.get('redirect_uri')!;
+      expect(below.replace(/\n {2}/g, ' ')).toContain(
+        `paste the address it lands on (${redirectUri}?…; the page may not load) here and press Enter.`,
+      );
+      // The browser is on another machine: follow its redirects headlessly, never loading the
+      // loopback callback, and paste the address it ends on into the TUI.
+      const redirected = await authorize(url, redirectUri);
+      send('login', redirected);
+      const done = await waitForPane(
+        'login',
+        (p) => p.includes('• Logged in to shared@a'),
+        'login',
+      );
+      expect(done.replace(/\n {4}/g, ' ')).toContain(
+        '└ Redirect URL accepted for shared@a; finishing the login…',
+      );
+      expect(done).not.toContain(new URL(redirected).searchParams.get('code')!);
       send('login', '/mcp');
       const after = await waitForPane(
         'login',
@@ -284,6 +307,32 @@ describe('the TUI in a real terminal (tmux) on the demo config', () => {
       expect(after.slice(after.lastIndexOf('› /mcp'))).toContain(
         '  • shared@b: authentication required',
       );
+
+      send('login', '/mcp logout shared --environment a');
+      const out = await waitForPane(
+        'login',
+        (p) => p.includes("Removed OAuth credentials for 'shared@a'."),
+        'the logout',
+      );
+      expect(out).toContain(
+        "• Logged out of shared@a\n    Removed OAuth credentials for 'shared@a'.",
+      );
+      send('login', '/mcp');
+      await waitForPane(
+        'login',
+        (p) =>
+          p.lastIndexOf('  • shared@a: authentication required') > p.lastIndexOf('› /mcp') &&
+          p.lastIndexOf('  • shared@b: authentication required') > p.lastIndexOf('› /mcp'),
+        'shared@a to need a login again',
+      );
+      // The only credentials were shared@a's: the file is gone with them.
+      expect(existsSync(join(home, '.credentials.json'))).toBe(false);
+      // 60 columns: the login cell, the pasted URL and the answers needed no terminal wrapping.
+      expect(
+        capture('login', true)
+          .split('\n')
+          .filter((l) => displayWidth(l) > 60),
+      ).toEqual([]);
     } finally {
       await Promise.all([rsA.stop(), rsB.stop(), as.stop()]);
     }

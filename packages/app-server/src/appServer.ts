@@ -1,13 +1,15 @@
 /**
  * The app-server: one runtime, its threads and the shared probe session, served to any number of
  * client connections (stdio or WebSocket). `attach()` wires a transport's connection to a
- * `RpcPeer`; closing a connection closes the threads it owns; `close()` shuts everything down.
+ * `RpcPeer`; closing a connection closes the threads it owns and cancels its pending OAuth
+ * logins; `close()` shuts everything down.
  */
 
 import type { Runtime } from '@mcprt/runtime';
 
 import type { AppServerState } from './context.js';
 import { dispatchRequest } from './dispatch.js';
+import { OAuthLoginTable } from './handlers/oauthLogins.js';
 import { ProbeSession } from './probe.js';
 import type { PeerIo } from './rpcPeer.js';
 import { RpcPeer } from './rpcPeer.js';
@@ -37,6 +39,7 @@ export class AppServer {
       runtime: options.runtime,
       threads: new ThreadTable(),
       probe: new ProbeSession(options.runtime, options.probeTtlMs),
+      oauthLogins: new OAuthLoginTable(),
       home: options.home,
       version: APP_SERVER_VERSION,
     };
@@ -55,6 +58,7 @@ export class AppServer {
       },
       onClose: (p) => {
         this.peers.delete(p);
+        state.oauthLogins.cancelOwnedBy(p);
         for (const thread of state.threads.takeOwnedBy(p)) void thread.session.close();
       },
     });

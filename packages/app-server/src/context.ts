@@ -6,6 +6,7 @@
 import type { RequestId } from '@mcprt/protocol';
 import type { Runtime } from '@mcprt/runtime';
 
+import type { OAuthLoginTable } from './handlers/oauthLogins.js';
 import type { ProbeSession } from './probe.js';
 import type { RpcPeer } from './rpcPeer.js';
 import type { ThreadRecord, ThreadTable } from './threads.js';
@@ -15,6 +16,8 @@ export interface AppServerState {
   readonly runtime: Runtime;
   readonly threads: ThreadTable;
   readonly probe: ProbeSession;
+  /** OAuth logins in progress, by connection and `loginId`. */
+  readonly oauthLogins: OAuthLoginTable;
   /** The config home reported by `initialize` (Codex's `codexHome`). */
   readonly home: string;
   readonly version: string;

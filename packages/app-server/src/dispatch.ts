@@ -16,6 +16,8 @@ import { listHistory } from './handlers/historyList.js';
 import { cancelTool } from './handlers/toolCancel.js';
 import { initialize } from './handlers/initialize.js';
 import { oauthLogin } from './handlers/oauthLogin.js';
+import { oauthLogout } from './handlers/oauthLogout.js';
+import { oauthSubmitRedirect } from './handlers/oauthSubmitRedirect.js';
 import { readResource } from './handlers/resourceRead.js';
 import { listServerStatus } from './handlers/serverStatusList.js';
 import { updateSandboxState } from './handlers/sandboxStateUpdate.js';
@@ -38,6 +40,8 @@ const handlers: Handlers = {
   'mcpServer/tool/call': callTool,
   'mcpServer/resource/read': readResource,
   'mcpServer/oauth/login': oauthLogin,
+  'mcpServer/oauth/login/submitRedirect': oauthSubmitRedirect,
+  'mcpServer/oauth/logout': oauthLogout,
   'config/mcpServer/reload': reloadConfig,
   'environment/list': listEnvironments,
   'mcpServer/tool/cancel': cancelTool,

@@ -96,6 +96,10 @@ export {
   McpServerOauthLoginCompletedNotification,
   McpServerOauthLoginParams,
   McpServerOauthLoginResult,
+  McpServerOauthLoginSubmitRedirectParams,
+  McpServerOauthLoginSubmitRedirectResult,
+  McpServerOauthLogoutParams,
+  McpServerOauthLogoutResult,
 } from './methods/oauth.js';
 export {
   McpResourceReadParams,

@@ -23,6 +23,8 @@ describe('method table', () => {
       'mcpServer/tool/call': false,
       'mcpServer/resource/read': false,
       'mcpServer/oauth/login': false,
+      'mcpServer/oauth/login/submitRedirect': false,
+      'mcpServer/oauth/logout': false,
       'config/mcpServer/reload': false,
       'mcpServer/tool/cancel': false,
       'history/list': false,

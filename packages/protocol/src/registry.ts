@@ -25,6 +25,10 @@ import {
   McpServerOauthLoginCompletedNotification,
   McpServerOauthLoginParams,
   McpServerOauthLoginResult,
+  McpServerOauthLoginSubmitRedirectParams,
+  McpServerOauthLoginSubmitRedirectResult,
+  McpServerOauthLogoutParams,
+  McpServerOauthLogoutResult,
 } from './methods/oauth.js';
 import { McpResourceReadParams, McpResourceReadResult } from './methods/resource.js';
 import {
@@ -109,6 +113,16 @@ export const clientRequests = {
     McpServerOauthLoginParams,
     McpServerOauthLoginResult,
     'Start an OAuth login of one registration; answers with the URL to open at once.',
+  ),
+  'mcpServer/oauth/login/submitRedirect': request(
+    McpServerOauthLoginSubmitRedirectParams,
+    McpServerOauthLoginSubmitRedirectResult,
+    'Complete a pending login with the redirect URL a person pasted (mcprt extension).',
+  ),
+  'mcpServer/oauth/logout': request(
+    McpServerOauthLogoutParams,
+    McpServerOauthLogoutResult,
+    'Remove the stored OAuth credentials of one registration (mcprt extension).',
   ),
   'config/mcpServer/reload': request(
     ConfigMcpServerReloadParams,

@@ -77,6 +77,8 @@ describe('generated JSON Schema', () => {
       'clientToServer request mcpServer/tool/call',
       'clientToServer request mcpServer/resource/read',
       'clientToServer request mcpServer/oauth/login',
+      'clientToServer request mcpServer/oauth/login/submitRedirect',
+      'clientToServer request mcpServer/oauth/logout',
       'clientToServer request config/mcpServer/reload',
       'clientToServer request mcpServer/tool/cancel',
       'clientToServer request history/list',

@@ -42,7 +42,12 @@ export type { Field, FieldValue, FormState } from './model/form.js';
 export { historyCellLines } from './model/historyView.js';
 export type { HistoryCell } from './model/historyView.js';
 export type { Line, Tone } from './model/lines.js';
-export { loginCellLines } from './model/loginView.js';
+export {
+  loginCellLines,
+  pasteHint,
+  pasteInstructions,
+  redactRedirectUrl,
+} from './model/loginView.js';
 export type { LoginCell } from './model/loginView.js';
 export { compactView, registrationLine, verboseView } from './model/mcpView.js';
 export type { EnvironmentSummary, McpViewContext } from './model/mcpView.js';

@@ -3,7 +3,9 @@
  * scope; with `threadId` the thread's routing rules apply) and answer at once with the
  * authorization URL and a login id; the client opens the URL. When the redirect arrives (the
  * runtime's loopback listener) and the tokens are stored, running threads reconnect that
- * registration and this connection gets `mcpServer/oauthLogin/completed`. Texts are Codex's.
+ * registration and this connection gets `mcpServer/oauthLogin/completed`. Until then the login
+ * is kept for this connection by `loginId`, so a pasted redirect URL can complete it
+ * (`mcpServer/oauth/login/submitRedirect`). Texts are Codex's.
  */
 
 import type { ParamsOut, ServerNotificationParams } from '@mcprt/protocol';
@@ -45,6 +47,7 @@ export async function oauthLogin(params: Params, ctx: HandlerContext) {
     };
     ctx.peer.notify('mcpServer/oauthLogin/completed', notification);
   };
+  ctx.state.oauthLogins.add(ctx.peer, pending);
   pending.completed.then(
     () => done({ success: true }),
     (error: unknown) =>

@@ -2,7 +2,9 @@
  * `mcpServer/oauth/login` and `mcpServer/oauthLogin/completed`: start an OAuth login of one
  * registration and learn how it ended, in Codex 0.171's shapes plus `environmentId` (the
  * registration scope selector on the request, and the scope that was logged in on the
- * notification).
+ * notification). mcprt extensions: `mcpServer/oauth/login/submitRedirect` completes a pending
+ * login with the redirect URL a person pasted (the browser may be on another machine), and
+ * `mcpServer/oauth/logout` removes the stored credentials of one registration.
  */
 
 import { z } from 'zod';
@@ -56,3 +58,48 @@ export const McpServerOauthLoginCompletedNotification = z
 export type McpServerOauthLoginCompletedNotification = z.infer<
   typeof McpServerOauthLoginCompletedNotification
 >;
+
+export const McpServerOauthLoginSubmitRedirectParams = z
+  .object({
+    loginId: z.string().describe('The `loginId` that `mcpServer/oauth/login` answered with.'),
+    redirectUrl: z
+      .string()
+      .describe('The URL the browser was redirected to after authorizing (pasted by a person).'),
+  })
+  .meta({ title: 'McpServerOauthLoginSubmitRedirectParams' });
+export type McpServerOauthLoginSubmitRedirectParams = z.infer<
+  typeof McpServerOauthLoginSubmitRedirectParams
+>;
+
+export const McpServerOauthLoginSubmitRedirectResult = z
+  .object({
+    accepted: z
+      .boolean()
+      .describe(
+        "False when the text is not this login's redirect (it needs `code` and the login's `state`); the login keeps waiting.",
+      ),
+  })
+  .meta({ title: 'McpServerOauthLoginSubmitRedirectResult' });
+export type McpServerOauthLoginSubmitRedirectResult = z.infer<
+  typeof McpServerOauthLoginSubmitRedirectResult
+>;
+
+export const McpServerOauthLogoutParams = z
+  .object({
+    name: z.string(),
+    environmentId: z
+      .string()
+      .nullish()
+      .describe('Exact registration scope; omission preserves legacy name-only selection.'),
+  })
+  .meta({ title: 'McpServerOauthLogoutParams' });
+export type McpServerOauthLogoutParams = z.infer<typeof McpServerOauthLogoutParams>;
+
+export const McpServerOauthLogoutResult = z
+  .object({
+    removed: z
+      .boolean()
+      .describe('True when stored credentials were removed; false when there were none.'),
+  })
+  .meta({ title: 'McpServerOauthLogoutResult' });
+export type McpServerOauthLogoutResult = z.infer<typeof McpServerOauthLogoutResult>;

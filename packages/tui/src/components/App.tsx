@@ -1,6 +1,7 @@
 /**
  * The whole TUI: the transcript (settled cells printed once through `<Static>`, live ones
- * redrawn), then either the pending elicitation or the prompt. State comes from the
+ * redrawn), then either the pending elicitation or the prompt (whose hint says when a login
+ * waits for a pasted redirect URL). State comes from the
  * `TuiController` store; the width from the terminal (or the `columns` prop in tests).
  */
 
@@ -10,6 +11,7 @@ import { useEffect, useState, useSyncExternalStore } from 'react';
 import type { TuiController } from '../controller/controller.js';
 import type { CellContext } from '../model/cells.js';
 import { cellLines, settledPrefix } from '../model/cells.js';
+import { pasteHint } from '../model/loginView.js';
 import { ElicitationForm } from './ElicitationForm.js';
 import { Lines } from './Lines.js';
 import { Prompt } from './Prompt.js';
@@ -69,7 +71,11 @@ export function App({ controller, columns }: AppProps) {
           width={width}
           onSubmit={(line) => controller.submit(line)}
           onExit={exit}
-          hint={state.disconnected ? 'disconnected: /quit to leave' : undefined}
+          hint={
+            state.disconnected
+              ? 'disconnected: /quit to leave'
+              : pasteHint(state.cells.flatMap((c) => (c.kind === 'login' ? [c.login] : [])))
+          }
         />
       ) : elicitation.params.mode === 'url' ? (
         <UrlConsent

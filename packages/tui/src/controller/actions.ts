@@ -1,26 +1,18 @@
 /**
  * What the slash commands that talk to the app-server do: `/call` (a call cell that names the
- * registration reached and ends with the result or error), `/mcp login` and `/mcp logout` (a
- * cell that shows the authorization URL and settles on `mcpServer/oauthLogin/completed`), and
- * `/history`. They act on the transcript through `ActionContext`, which the controller provides.
+ * registration reached and ends with the result or error) and `/history` (logins are in
+ * logins.ts). They act on the transcript through `ActionContext`, which the controller provides.
  */
 
-import type { McpServerOauthLoginCompletedNotification } from '@mcprt/protocol';
 import type { McprtClient } from '@mcprt/sdk';
 
 import type { CallCell } from '../model/callCell.js';
 import type { CellBody } from '../model/cells.js';
 import type { Command, HistoryFilters } from '../model/commands.js';
 import type { HistoryCell } from '../model/historyView.js';
-import type { LoginCell } from '../model/loginView.js';
 import type { Registration } from '../model/registrations.js';
 import { legacyScope, scopeName } from '../model/registrations.js';
-import {
-  MethodUnavailableError,
-  OPTIONAL_METHODS,
-  untypedRequest,
-  whenAvailable,
-} from './optionalMethods.js';
+import { MethodUnavailableError, whenAvailable } from './optionalMethods.js';
 
 export interface ActionContext {
   readonly client: McprtClient;
@@ -77,82 +69,6 @@ export async function runCall(
     finish({ state: result.isError === true ? 'failed' : 'completed', result });
   } catch (error) {
     finish({ state: 'failed', error: errorMessage(error) });
-  }
-}
-
-/** How a login is found again when the server gives no `loginId`. */
-const loginKey = (name: string, environmentId: string | null): string =>
-  `${name}\u0000${environmentId ?? ''}`;
-
-/** `/mcp login` and `/mcp logout`, and the logins waiting for their completion notification. */
-export class Logins {
-  /** loginId (or `name\0env` when the server sends none) → cell id. */
-  readonly #pending = new Map<string, number>();
-
-  constructor(private readonly ctx: ActionContext) {}
-
-  async run(action: 'login' | 'logout', name: string, environmentId: string | null) {
-    const ctx = this.ctx;
-    const base: LoginCell = {
-      action,
-      target: scopeName(name, environmentId),
-      state: 'requesting',
-      authorizationUrl: null,
-      message: null,
-    };
-    const id = ctx.addCell({ kind: 'login', login: base }, false);
-    const set = (patch: Partial<LoginCell>, done: boolean) =>
-      ctx.replaceCell(id, { kind: 'login', login: { ...base, ...patch } }, done);
-    const threadId = ctx.threadId();
-    const params = {
-      name,
-      ...(environmentId === null ? {} : { environmentId }),
-      ...(threadId === null ? {} : { threadId }),
-    };
-    try {
-      if (action === 'logout') {
-        // Not in the protocol table yet: becomes `ctx.client.request('mcpServer/oauth/logout', …)`.
-        await whenAvailable('logout', () =>
-          untypedRequest(ctx.client, OPTIONAL_METHODS.logout.method, params),
-        );
-        return set({ state: 'succeeded' }, true);
-      }
-      const result = await whenAvailable('login', () =>
-        ctx.client.request('mcpServer/oauth/login', params),
-      );
-      this.#pending.set(result.loginId ?? loginKey(name, environmentId), id);
-      set({ state: 'waiting', authorizationUrl: result.authorizationUrl }, false);
-    } catch (error) {
-      if (error instanceof MethodUnavailableError)
-        set({ state: 'unavailable', message: error.message }, true);
-      else set({ state: 'failed', message: errorMessage(error) }, true);
-    }
-  }
-
-  /** `mcpServer/oauthLogin/completed`: settle the cell of that login (by loginId, else scope). */
-  completed(n: McpServerOauthLoginCompletedNotification): void {
-    const key =
-      n.loginId !== null && this.#pending.has(n.loginId)
-        ? n.loginId
-        : loginKey(n.name, n.environmentId);
-    const id = this.#pending.get(key);
-    const body = id === undefined ? undefined : this.ctx.cellBody(id);
-    if (id === undefined || body?.kind !== 'login') return;
-    this.#pending.delete(key);
-    this.ctx.replaceCell(
-      id,
-      {
-        kind: 'login',
-        login: {
-          ...body.login,
-          authorizationUrl: null,
-          state: n.success ? 'succeeded' : 'failed',
-          message: n.success ? null : (n.error ?? 'the login failed'),
-        },
-      },
-      true,
-    );
-    if (n.success) void this.ctx.refreshStatuses();
   }
 }
 

@@ -1,7 +1,9 @@
 /**
  * The TUI's session with one app-server, with no rendering in it: starts a thread, keeps the
  * registrations live (status list + `mcpServer/startupStatus/updated`), runs the slash commands
- * (those that call the app-server are in actions.ts), queues elicitation requests until the user answers them, and exposes
+ * (those that call the app-server are in actions.ts and logins.ts), hands a line that is not a
+ * command to a waiting login as its pasted redirect URL, queues elicitation requests until the
+ * user answers them, and exposes
  * everything as one immutable `TuiState` with `subscribe`/`getSnapshot` (React's external-store
  * contract). In-process and remote app-servers are the same code path: only the client differs.
  */
@@ -17,6 +19,7 @@ import type { McprtClient, Unsubscribe } from '@mcprt/sdk';
 import type { Cell, CellBody, TextItem } from '../model/cells.js';
 import type { Command } from '../model/commands.js';
 import { HELP_LINES, parseCommand } from '../model/commands.js';
+import { redactRedirectUrl } from '../model/loginView.js';
 import type { EnvironmentSummary } from '../model/mcpView.js';
 import type { Registration } from '../model/registrations.js';
 import {
@@ -26,7 +29,8 @@ import {
   scopeName,
 } from '../model/registrations.js';
 import type { ActionContext } from './actions.js';
-import { errorMessage as message, Logins, runCall, runHistory } from './actions.js';
+import { errorMessage as message, runCall, runHistory } from './actions.js';
+import { Logins } from './logins.js';
 
 export interface PendingElicitation {
   readonly id: number;
@@ -169,14 +173,18 @@ export class TuiController {
     this.#showMcp(false);
   }
 
-  /** Run one line typed at the prompt. */
+  /** Run one line typed at the prompt (not a command while a login waits: its redirect URL). */
   submit(input: string): void {
     const text = input.trim();
     if (text === '') return;
+    const pasted = !text.startsWith('/') && this.#logins.waitingForPaste();
+    // The authorization code of a pasted redirect is not echoed.
+    const echo = pasted ? redactRedirectUrl(text) : text;
     this.#addCell(
-      { kind: 'text', items: [{ text, tone: 'dim', prefix: '› ', restPrefix: '  ' }] },
+      { kind: 'text', items: [{ text: echo, tone: 'dim', prefix: '› ', restPrefix: '  ' }] },
       true,
     );
+    if (pasted) return void this.#logins.paste(text);
     const command: Command = parseCommand(text);
     switch (command.kind) {
       case 'invalid':

@@ -1,14 +1,12 @@
 /**
- * App-server methods the TUI uses that a server may not implement. `mcpServer/oauth/logout` is
- * not in this build's protocol table: it is sent untyped through `untypedRequest`, and when it
- * lands in `@mcprt/protocol`'s registry the call site in controller.ts becomes a typed
- * `client.request(...)` (as `mcpServer/oauth/login` and `history/list` already are). Whatever the
- * method, a server that answers -32601 (method not found, e.g. a build or an older remote server
- * without it) becomes `MethodUnavailableError`, whose message the user sees inline.
+ * App-server methods the TUI uses that a server may not implement: an older remote app-server, or
+ * another implementation of the protocol, may lack mcprt's extensions (`mcpServer/oauth/logout`,
+ * `mcpServer/oauth/login/submitRedirect`, `history/list`) or OAuth altogether. Whatever the
+ * method, a server that answers -32601 (method not found) makes the call a
+ * `MethodUnavailableError`, whose message the user sees inline instead of a protocol error.
  */
 
 import { ErrorCode, ProtocolError } from '@mcprt/sdk';
-import type { McprtClient } from '@mcprt/sdk';
 
 export const OPTIONAL_METHODS = {
   login: {
@@ -17,7 +15,12 @@ export const OPTIONAL_METHODS = {
   },
   logout: {
     method: 'mcpServer/oauth/logout',
-    unavailable: 'OAuth logout is not available in this build',
+    unavailable: 'OAuth logout is not available on this app-server (use `mcprt mcp logout`)',
+  },
+  submitRedirect: {
+    method: 'mcpServer/oauth/login/submitRedirect',
+    unavailable:
+      'This app-server cannot take a pasted redirect URL: open the authorization URL in a browser on the machine it runs on',
   },
   history: {
     method: 'history/list',
@@ -39,8 +42,6 @@ export class MethodUnavailableError extends Error {
   }
 }
 
-type UntypedRequest = (method: string, params: unknown) => Promise<unknown>;
-
 /** Run the feature's request; a -32601 answer becomes `MethodUnavailableError`. */
 export async function whenAvailable<T>(
   feature: OptionalFeature,
@@ -53,13 +54,4 @@ export async function whenAvailable<T>(
       throw new MethodUnavailableError(feature, { cause: error });
     throw error;
   }
-}
-
-/** Send a request whose method the protocol table does not list yet. */
-export function untypedRequest(
-  client: McprtClient,
-  method: string,
-  params: unknown,
-): Promise<unknown> {
-  return (client.request.bind(client) as unknown as UntypedRequest)(method, params);
 }

@@ -57,6 +57,7 @@ export const HELP_LINES = [
   '/mcp                      servers by environment, live status',
   '/mcp verbose              auth, tools, resources, failure causes',
   '/mcp login <name> [--environment <id>]',
+  '    then open the URL shown, or paste the redirect URL back here',
   '/mcp logout <name> [--environment <id>]',
   '/call <server> <tool> <json> [--environment <id>]',
   '/history [--server S] [--environment E | --thread-wide] [--status S] [--all] [--limit N]',
