@@ -59,6 +59,7 @@ export function aggregate(records, inventory) {
         p50Ms: round(median(list.map((s) => s.p50Ms)), 3),
         p99Ms: round(median(list.map((s) => s.p99Ms)), 3),
         callsPerRun: list[0].calls,
+        requests: list.reduce((n, s) => n + (s.requests ?? s.calls), 0),
         serverLaunches: list.reduce((n, s) => n + s.serverLaunches, 0),
         childProcessesChanged: list.filter((s) => s.childProcessesAfter > s.childProcessesBefore)
           .length,

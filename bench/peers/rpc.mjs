@@ -70,24 +70,32 @@ function waitAllReady(rpc, names, timeoutMs) {
   };
 }
 
-/** `mcpServerStatus/list` on the thread: latency, and how many server processes it started. */
-async function measureStatusList(rpc, threadId, n, pidLog, variant, count) {
-  const params = { threadId, ...(variant === 'full' ? {} : { detail: variant }) };
+/**
+ * `mcpServerStatus/list` on the thread: latency, and how many server processes it started (the
+ * fixtures log every launch) and whether the server has more child processes afterwards.
+ */
+async function measureStatusList(rpc, threadId, n, pidLog, { detail, calls, warmup = 10 }) {
+  const params = { threadId, ...(detail === 'full' ? {} : { detail }) };
   const launchesBefore = countLines(pidLog);
   const childrenBefore = descendants(rpc.pid).length;
   const times = [];
-  for (let i = 0; i < count + Math.min(10, count); i++) {
+  for (let i = 0; i < warmup + calls; i++) {
     const t = performance.now();
     const result = await rpc.request('mcpServerStatus/list', params);
     const ms = performance.now() - t;
-    if (i >= Math.min(10, count)) times.push(ms);
+    if (i >= warmup) times.push(ms);
     if (i === 0 && result.data.length !== n) {
       throw new Error(`mcpServerStatus/list listed ${result.data.length} of ${n} servers`);
     }
   }
-  await new Promise((r) => setTimeout(r, 200)); // let any probe process write its pid
+  // Let probe processes log their pid and exit, so the next measurement starts quiet.
+  await new Promise((r) => setTimeout(r, 200));
+  for (let i = 0; i < 30 && descendants(rpc.pid).length > childrenBefore; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
   return {
-    variant,
+    variant: detail,
+    requests: warmup + calls,
     calls: times.length,
     p50Ms: percentile(times, 50),
     p99Ms: percentile(times, 99),
@@ -121,7 +129,7 @@ runPeer(async ({ target, home, n, fixture, mode, pidLog, codexBin, calls, status
       result.statusList = [];
       for (const variant of statusList) {
         result.statusList.push(
-          await measureStatusList(rpc, thread.id, n, pidLog, variant.detail, variant.calls),
+          await measureStatusList(rpc, thread.id, n, pidLog, variant),
         );
       }
     }

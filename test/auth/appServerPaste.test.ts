@@ -239,7 +239,7 @@ describe('pasted redirects and logout (app-server)', () => {
       [{ name: 'nope' }, "No MCP server named 'nope' found in configuration."],
       [
         { name: 'nope', environmentId: 'a' },
-        "No MCP server named 'nope' found in configuration in environment `a`.",
+        "No MCP server named 'nope' found in environment `a`.",
       ],
       [{ name: 'local-tool' }, 'OAuth logout is only supported for streamable_http transports.'],
       [{ name: 'shared', environmentId: 'zz' }, 'unknown environment id `zz`'],

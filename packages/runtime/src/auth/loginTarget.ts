@@ -43,7 +43,7 @@ export function findServerConfig(
   if (!pick) {
     throw new OAuthLoginError(
       environmentId !== undefined && environmentId !== null
-        ? `No MCP server named '${name}' found${suffix} in environment \`${environmentId}\`.`
+        ? `No MCP server named '${name}' found in environment \`${environmentId}\`.`
         : `No MCP server named '${name}' found${suffix}.`,
       { reason: 'target' },
     );

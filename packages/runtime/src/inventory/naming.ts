@@ -63,13 +63,11 @@ function scopeDistinctKey(scope: RegistrationScope): string {
     : `e${scope.environmentId}\u0000${scope.name}`;
 }
 
-function candidateDistinctKey(c: ToolNameCandidate): string {
-  return `${scopeDistinctKey(c.scope)}\u0000${c.tool}`;
-}
-
 interface Entry {
   readonly key: string;
   readonly scope: RegistrationScope;
+  /** `scopeDistinctKey(scope)`, computed once per registration. */
+  readonly scopeKey: string;
   readonly identity: string;
   namespace: string;
   name: string;
@@ -112,18 +110,36 @@ function hashedName(namespace: string, name: string, hash: string): string {
  * and tool) receive the same name; distinct candidates always receive distinct names.
  */
 export function assignModelToolNames(candidates: readonly ToolNameCandidate[]): string[] {
+  // Per-registration strings, computed once per scope object rather than once per tool (an
+  // inventory passes the same scope object for all tools of a server; 10,000 tools → 200 scopes).
+  const scopes = new Map<RegistrationScope, { distinct: string; namespace: string }>();
+  const scopeFacts = (scope: RegistrationScope) => {
+    let facts = scopes.get(scope);
+    if (facts === undefined) {
+      // Step A (namespace part): sanitize the raw namespace.
+      facts = {
+        distinct: scopeDistinctKey(scope),
+        namespace: sanitizeNamePart(rawNamespace(scope)),
+      };
+      scopes.set(scope, facts);
+    }
+    return facts;
+  };
   // Exact duplicates share one entry (and therefore one name).
   const byKey = new Map<string, Entry>();
   const perCandidate = candidates.map((c) => {
-    const key = candidateDistinctKey(c);
+    const facts = scopeFacts(c.scope);
+    // Exact-equality key of a raw tool: its scope's distinct key and the raw tool name.
+    const key = `${facts.distinct}\u0000${c.tool}`;
     let entry = byKey.get(key);
     if (entry === undefined) {
       entry = {
         key,
         scope: c.scope,
+        scopeKey: facts.distinct,
         identity: toolIdentity(c),
         // Step A: sanitize namespace and tool name.
-        namespace: sanitizeNamePart(rawNamespace(c.scope)),
+        namespace: facts.namespace,
         name: sanitizeNamePart(c.tool),
         assigned: '',
       };
@@ -137,7 +153,7 @@ export function assignModelToolNames(candidates: readonly ToolNameCandidate[]): 
   disambiguate(
     entries,
     (e) => e.namespace,
-    (e) => scopeDistinctKey(e.scope),
+    (e) => e.scopeKey,
     (e) => {
       e.namespace = `${e.namespace}_${hash12(namespaceIdentity(e.scope))}`;
     },
