@@ -241,6 +241,7 @@ export function renderReport(summary, targets, { fixtures, withCodex }) {
       'mcpServerStatus/list, thread over 50 servers',
       'p50 (ms)',
       'p99 (ms)',
+      'requests',
       'server launches',
       'runs',
     ],
@@ -251,6 +252,7 @@ export function renderReport(summary, targets, { fixtures, withCodex }) {
         `${TARGET_LABELS[target]}, detail ${variant}`,
         fmt(v.p50Ms, 3),
         fmt(v.p99Ms, 3),
+        v.requests,
         v.serverLaunches,
         v.runs,
       ]);

@@ -128,9 +128,7 @@ runPeer(async ({ target, home, n, fixture, mode, pidLog, codexBin, calls, status
     if (statusList) {
       result.statusList = [];
       for (const variant of statusList) {
-        result.statusList.push(
-          await measureStatusList(rpc, thread.id, n, pidLog, variant),
-        );
+        result.statusList.push(await measureStatusList(rpc, thread.id, n, pidLog, variant));
       }
     }
     if (mode === 'latency') {
