@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm run bench [-- --vs-codex] [--runs N] [--lat-runs N] [--quick] [--out FILE] [--keep]`:
+// `npm run bench [-- --vs-codex] [--runs N] [--lat-runs N] [--warmup N] [--quick] [--out FILE]
+// [--keep]`:
 // mcprt's library and app-server paths against a raw MCP SDK client (and, with --vs-codex,
 // Codex 0.171.0's app-server) over the same stdio servers, interleaved in one run, each
 // measurement in a fresh process. Prints medians, p99 and ratios, the issue's targets, and writes
@@ -17,7 +18,7 @@ import { aggregate, evaluateTargets, renderReport, TARGET_LABELS } from './lib/r
 import { runPeer } from './lib/runPeer.mjs';
 
 function parseArgs(argv) {
-  const opts = { vsCodex: false, runs: 5, latRuns: 3, quick: false, keep: false };
+  const opts = { vsCodex: false, runs: 5, latRuns: 5, quick: false, keep: false };
   opts.out = join(BENCH_DIR, 'results', 'latest.json');
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -29,16 +30,15 @@ function parseArgs(argv) {
     if (a === '--vs-codex') opts.vsCodex = true;
     else if (a === '--runs') opts.runs = Number(value());
     else if (a === '--lat-runs') opts.latRuns = Number(value());
+    else if (a === '--warmup') opts.warmup = Number(value());
     else if (a === '--quick') opts.quick = true;
     else if (a === '--keep') opts.keep = true;
     else if (a === '--out') opts.out = value();
     else if (a === '--help' || a === '-h') {
-      console.log(
-        readFileSync(new URL(import.meta.url), 'utf8')
-          .split('\n')
-          .slice(1, 6)
-          .join('\n'),
-      );
+      const header = readFileSync(new URL(import.meta.url), 'utf8')
+        .split('\n')
+        .slice(1, 7);
+      console.log(header.map((line) => line.replace(/^\/\/ ?/, '')).join('\n'));
       process.exit(0);
     } else throw new Error(`unknown option ${a} (see --help)`);
   }
@@ -59,7 +59,6 @@ function machine() {
     memoryGb: Math.round((totalmem() / 2 ** 30) * 10) / 10,
     node: process.version,
     platform: `${process.platform}-${process.arch}`,
-    loadAverageAtStart: loadavg().map((x) => Math.round(x * 100) / 100),
   };
 }
 
@@ -74,6 +73,7 @@ function packageVersion(dir) {
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const began = performance.now();
+  const loadAtStart = loadavg().map((x) => Math.round(x * 100) / 100);
   if (!existsSync(CLI) || !existsSync(join(RUNTIME_DIST, 'index.js'))) {
     throw new Error(
       `built output missing (${relative(REPO_ROOT, CLI)}): run \`npm run build\` first`,
@@ -95,9 +95,12 @@ async function main() {
   }
   const targets = ['sdk', 'lib', 'app', ...(codex ? ['codex'] : [])];
   const fixtures = ['raw', 'sdk'];
-  const calls = opts.quick
-    ? { warmup: 20, sequential: 100, concurrent: 400, inflight: 16 }
-    : DEFAULT_CALLS;
+  const calls = {
+    ...(opts.quick
+      ? { warmup: 20, sequential: 100, concurrent: 400, inflight: 16 }
+      : DEFAULT_CALLS),
+    ...(opts.warmup !== undefined ? { warmup: opts.warmup } : {}),
+  };
   const scratch = mkdtempSync(join(SCRATCH_PARENT, 'mcprt-bench-'));
   const home = (target, fixture, n) => {
     const kind = target === 'codex' ? 'codex' : 'mcprt';
@@ -191,7 +194,7 @@ async function main() {
   const summary = aggregate(records, inventory);
   const targetsMet = evaluateTargets(summary, fixtures);
   const report = renderReport(summary, targetsMet, { fixtures, withCodex: codex !== null });
-  const info = machine();
+  const info = { ...machine(), loadAverageAtStart: loadAtStart };
   const durationSec = Math.round((performance.now() - began) / 1000);
   console.log(
     `\nmcprt bench — ${info.nproc} cores, ${info.memoryGb} GB, Node ${info.node}, load ${info.loadAverageAtStart.join(' ')} at start; ${durationSec} s\n`,

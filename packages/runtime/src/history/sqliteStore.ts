@@ -195,6 +195,11 @@ export class SqliteHistoryStore implements HistorySink {
     });
   }
 
+  /** Write every pending record now (start records first). Never throws. */
+  flush(): void {
+    this.flushUpdates();
+  }
+
   /** Write pending start records, then pending finish records (one transaction). */
   private flushUpdates(): void {
     this.flushStarted();

@@ -66,4 +66,6 @@ export interface HistorySink {
    * wait for it before reporting the call as finished.
    */
   finishedBatched?(id: string, outcome: Parameters<HistorySink['finished']>[1]): Promise<void>;
+  /** Write every record still pending (a sink that batches). Never throws. */
+  flush?(): void;
 }

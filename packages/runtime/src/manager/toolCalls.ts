@@ -62,7 +62,19 @@ export class ToolCallTracker {
       startedAt: Date.now(),
     };
     this.safely(() => this.history?.started(started));
-    this.emit.started(started);
+    // A call is announced (`started`) only once its start record is written. A batching sink
+    // writes it at the end of this event-loop turn: announce right after that (immediates run in
+    // order), or earlier — after forcing the write — if progress or completion comes first.
+    let announced = false;
+    const announce = () => {
+      if (announced) return;
+      announced = true;
+      clearImmediate(announceLater);
+      this.emit.started(started);
+    };
+    const batching = this.history?.finishedBatched !== undefined;
+    const announceLater = batching ? setImmediate(announce) : undefined;
+    if (!batching) announce();
     let done = false;
     // Backpressure on progress floods: at most one event per PROGRESS_INTERVAL_MS per call;
     // the latest value always gets through (trailing emit, and flushed before completion).
@@ -79,6 +91,10 @@ export class ToolCallTracker {
     return {
       progress: (p) => {
         if (done) return;
+        if (!announced) {
+          this.safely(() => this.history?.flush?.());
+          announce();
+        }
         pending = {
           id: started.id,
           threadId: this.threadId,
@@ -119,11 +135,13 @@ export class ToolCallTracker {
         // Calls finishing in the same tick share one history transaction (docs/performance.md);
         // the call is reported finished only once its record is written.
         if (this.history?.finishedBatched) {
-          return this.history
-            .finishedBatched(started.id, outcome)
-            .then(() => this.emit.completed(completed));
+          return this.history.finishedBatched(started.id, outcome).then(() => {
+            announce();
+            this.emit.completed(completed);
+          });
         }
         this.safely(() => this.history?.finished(started.id, outcome));
+        announce();
         this.emit.completed(completed);
         return Promise.resolve();
       },

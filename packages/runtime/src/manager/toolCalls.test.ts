@@ -1,0 +1,66 @@
+// ToolCallTracker with the real SQLite history (docs/performance.md, ADR 0009): every event of a
+// call is emitted only once the record it announces is on disk, read back through a second
+// connection as another process would; events keep their order (started, progress, completed).
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+
+import { SqliteHistoryStore } from '../history/sqliteStore.js';
+import { ToolCallTracker } from './toolCalls.js';
+
+const scope = { environmentId: null, name: 'srv' };
+
+function setup() {
+  const file = join(mkdtempSync(join(tmpdir(), 'mcprt-tracker-')), 'history.sqlite');
+  const store = new SqliteHistoryStore(file, { redactKeys: [], maxResultBytes: 1000 });
+  const seen: string[] = [];
+  const statusOnDisk = (id: string) => {
+    const db = new Database(file, { readonly: true });
+    try {
+      const row = db.prepare('SELECT status FROM tool_calls WHERE id = ?').get(id) as
+        { status: string } | undefined;
+      return row?.status ?? 'absent';
+    } finally {
+      db.close();
+    }
+  };
+  const tracker = new ToolCallTracker('thread-1', store, {
+    started: (e) => seen.push(`started ${e.id}: ${statusOnDisk(e.id)}`),
+    progress: (e) => seen.push(`progress ${e.id} ${e.progress}: ${statusOnDisk(e.id)}`),
+    completed: (e) => seen.push(`completed ${e.id}: ${statusOnDisk(e.id)}`),
+  });
+  return { store, tracker, seen };
+}
+
+describe('ToolCallTracker with the SQLite history', () => {
+  it('announces a call after its start record is written, and its end after the finish record', async () => {
+    const { store, tracker, seen } = setup();
+    const call = tracker.begin(scope, { tool: 'echo', callId: 'a' });
+    expect(seen).toEqual([]); // not before the record exists
+    await new Promise((r) => setImmediate(r));
+    expect(seen).toEqual(['started a: inProgress']);
+    await call.finish({ content: [] }, null);
+    expect(seen).toEqual(['started a: inProgress', 'completed a: completed']);
+    store.close();
+  });
+
+  it('progress or completion before the end of the turn writes the record first', async () => {
+    const { store, tracker, seen } = setup();
+    const early = tracker.begin(scope, { tool: 'echo', callId: 'p' });
+    early.progress({ progress: 1, total: 2 });
+    const quick = tracker.begin(scope, { tool: 'echo', callId: 'q' });
+    await quick.finish(null, 'boom');
+    await early.finish({ content: [] }, null);
+    expect(seen).toEqual([
+      'started p: inProgress',
+      'progress p 1: inProgress',
+      'started q: failed',
+      'completed q: failed',
+      'completed p: completed',
+    ]);
+    store.close();
+  });
+});
