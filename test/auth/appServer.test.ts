@@ -5,55 +5,32 @@
 // Also: the environment selector, Codex's error texts, and no token in anything on the wire.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { makeHome } from '../helpers/fixtures.js';
-import { RawAppServer } from '../helpers/rpcClient.js';
-import type { Message } from '../helpers/rpcClient.js';
-import { startAuthServer } from '../fixtures/auth/authServer.js';
 import type { AuthServer } from '../fixtures/auth/authServer.js';
 import { authorize } from '../fixtures/auth/browser.js';
-import { startProtectedServer } from '../fixtures/auth/protectedServer.js';
 import type { ProtectedServer } from '../fixtures/auth/protectedServer.js';
-import { directEnvironment, httpServerTable, secretValues } from './helpers.js';
 import { assertCodexSchema } from '../helpers/codexSchema.js';
+import type { Message, RawAppServer } from '../helpers/rpcClient.js';
+import { secretValues } from './helpers.js';
+import { startTwoScopes, stopTwoScopes } from './twoScopes.js';
+import type { TwoScopes } from './twoScopes.js';
 
 describe('mcpServer/oauth/login (app-server)', () => {
   let asA: AuthServer;
   let asB: AuthServer;
   let rsA: ProtectedServer;
-  let rsB: ProtectedServer;
   let home: string;
   let server: RawAppServer;
   let threadId: string;
 
+  let setup: TwoScopes | undefined;
+
   beforeAll(async () => {
-    asA = await startAuthServer();
-    asB = await startAuthServer();
-    rsA = await startProtectedServer(asA, { name: 'shared-a' });
-    rsB = await startProtectedServer(asB, { name: 'shared-b' });
-    home = makeHome(
-      [
-        'mcp_oauth_credentials_store = "file"',
-        directEnvironment('a'),
-        directEnvironment('b'),
-        httpServerTable('environments.a.mcp_servers.shared', rsA.url),
-        httpServerTable('environments.b.mcp_servers.shared', rsB.url),
-        '[mcp_servers.local-tool]\ncommand = "true"\n',
-      ].join('\n'),
-    );
-    server = RawAppServer.start(home);
-    await server.initialize();
-    const started = await server.call<{ thread: { id: string } }>('thread/start', {
-      environments: [
-        { environmentId: 'a', cwd: home },
-        { environmentId: 'b', cwd: home },
-      ],
-    });
-    threadId = started.thread.id;
+    setup = await startTwoScopes();
+    ({ asA, asB, rsA, home, server, threadId } = setup);
   });
 
   afterAll(async () => {
-    await server?.close();
-    await Promise.all([rsA?.stop(), rsB?.stop(), asA?.stop(), asB?.stop()]);
+    await stopTwoScopes(setup);
   });
 
   const statusUpdate = (env: string, status: string) => (m: Message) =>

@@ -14,19 +14,15 @@ import { McprtClient } from '@mcprt/sdk';
 
 import { InProcessTransport } from '../../packages/cli/src/inProcess.js';
 import { makeHome } from '../helpers/fixtures.js';
-import { RawAppServer } from '../helpers/rpcClient.js';
-import type { Message } from '../helpers/rpcClient.js';
+import type { Message, RawAppServer } from '../helpers/rpcClient.js';
 import { startAuthServer } from '../fixtures/auth/authServer.js';
 import type { AuthServer } from '../fixtures/auth/authServer.js';
 import { authorize } from '../fixtures/auth/browser.js';
 import { startProtectedServer } from '../fixtures/auth/protectedServer.js';
 import type { ProtectedServer } from '../fixtures/auth/protectedServer.js';
-import {
-  directEnvironment,
-  httpServerTable,
-  readCredentialsFile,
-  secretValues,
-} from './helpers.js';
+import { httpServerTable, readCredentialsFile, secretValues } from './helpers.js';
+import { startTwoScopes, stopTwoScopes } from './twoScopes.js';
+import type { TwoScopes } from './twoScopes.js';
 
 type Params = Record<string, unknown>;
 
@@ -48,35 +44,15 @@ describe('pasted redirects and logout (app-server)', () => {
   let server: RawAppServer;
   let threadId: string;
 
+  let setup: TwoScopes | undefined;
+
   beforeAll(async () => {
-    asA = await startAuthServer();
-    asB = await startAuthServer();
-    rsA = await startProtectedServer(asA, { name: 'shared-a' });
-    rsB = await startProtectedServer(asB, { name: 'shared-b' });
-    home = makeHome(
-      [
-        'mcp_oauth_credentials_store = "file"',
-        directEnvironment('a'),
-        directEnvironment('b'),
-        httpServerTable('environments.a.mcp_servers.shared', rsA.url),
-        httpServerTable('environments.b.mcp_servers.shared', rsB.url),
-        '[mcp_servers.local-tool]\ncommand = "true"\n',
-      ].join('\n'),
-    );
-    server = RawAppServer.start(home);
-    await server.initialize();
-    const started = await server.call<{ thread: { id: string } }>('thread/start', {
-      environments: [
-        { environmentId: 'a', cwd: home },
-        { environmentId: 'b', cwd: home },
-      ],
-    });
-    threadId = started.thread.id;
+    setup = await startTwoScopes();
+    ({ asA, asB, rsA, rsB, home, server, threadId } = setup);
   });
 
   afterAll(async () => {
-    await server?.close();
-    await Promise.all([rsA?.stop(), rsB?.stop(), asA?.stop(), asB?.stop()]);
+    await stopTwoScopes(setup);
   });
 
   const statusUpdate =
