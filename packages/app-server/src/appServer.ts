@@ -47,21 +47,30 @@ export class AppServer {
     this.log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
   }
 
-  /** Serve one client connection. */
-  attach(io: PeerIo): RpcPeer {
+  /**
+   * Serve one client connection. `privileged`: the connection belongs to whoever owns this
+   * app-server (its stdio, or an in-process client), so `history/list` may read the calls of
+   * every thread; other connections only see their own threads' calls.
+   */
+  attach(io: PeerIo, options: { readonly privileged?: boolean } = {}): RpcPeer {
     const state = this.state;
-    const peer = new RpcPeer(io, {
-      handleRequest: (p, method, params, request) =>
-        dispatchRequest(state, p, method, params, request),
-      handleNotification: (_p, method) => {
-        if (method !== 'initialized') this.log(`mcprt app-server: ignoring notification ${method}`);
+    const peer = new RpcPeer(
+      io,
+      {
+        handleRequest: (p, method, params, request) =>
+          dispatchRequest(state, p, method, params, request),
+        handleNotification: (_p, method) => {
+          if (method !== 'initialized')
+            this.log(`mcprt app-server: ignoring notification ${method}`);
+        },
+        onClose: (p) => {
+          this.peers.delete(p);
+          state.oauthLogins.cancelOwnedBy(p);
+          for (const thread of state.threads.takeOwnedBy(p)) void thread.session.close();
+        },
       },
-      onClose: (p) => {
-        this.peers.delete(p);
-        state.oauthLogins.cancelOwnedBy(p);
-        for (const thread of state.threads.takeOwnedBy(p)) void thread.session.close();
-      },
-    });
+      options.privileged === true,
+    );
     this.peers.add(peer);
     return peer;
   }

@@ -32,9 +32,18 @@ export interface HandlerContext {
   readonly signal: AbortSignal;
 }
 
-/** Codex's texts: `thread not found: <id>`. */
+/**
+ * The thread `threadId` of the connection that sent the request. A thread belongs to the
+ * connection that started it: another connection's thread id is answered exactly like an id
+ * that does not exist (Codex's text, `thread not found: <id>`), so a connection can neither use
+ * nor detect the threads of another (docs/security.md).
+ */
 export function requireThread(ctx: HandlerContext, threadId: string): ThreadRecord {
   const thread = ctx.state.threads.get(threadId);
-  if (!thread) throw invalidRequest(`thread not found: ${threadId}`);
+  if (!thread || thread.owner !== ctx.peer) throw threadNotFound(threadId);
   return thread;
+}
+
+export function threadNotFound(threadId: string) {
+  return invalidRequest(`thread not found: ${threadId}`);
 }

@@ -51,6 +51,11 @@ export class RpcPeer {
   constructor(
     private readonly io: PeerIo,
     private readonly dispatcher: Dispatcher,
+    /**
+     * A connection of the process that owns the app-server (stdio, in-process): `history/list`
+     * may read every thread's calls. WebSocket connections never are (docs/security.md).
+     */
+    readonly privileged = false,
   ) {}
 
   get isClosed(): boolean {

@@ -2,6 +2,7 @@
  * Threads of the app-server: each is one runtime `Session` (which holds the sandbox state) plus
  * what `thread/start` asked for (cwd, environments) and the client connection that owns it.
  * Notifications of a thread go to its owner; when the owner disconnects, its threads are closed.
+ * Only the owner can use a thread (`requireThread` in context.ts).
  */
 
 import type { Session } from '@mcprt/runtime';
@@ -22,9 +23,22 @@ export interface ThreadRecord {
 
 export class ThreadTable {
   private readonly threads = new Map<string, ThreadRecord>();
+  /** Every thread id each connection started (kept after the thread closes, for history). */
+  private readonly started = new WeakMap<RpcPeer, Set<string>>();
 
   add(thread: ThreadRecord): void {
     this.threads.set(thread.id, thread);
+    let ids = this.started.get(thread.owner);
+    if (!ids) {
+      ids = new Set();
+      this.started.set(thread.owner, ids);
+    }
+    ids.add(thread.id);
+  }
+
+  /** The ids of every thread `peer` has started on this connection (open or closed). */
+  startedBy(peer: RpcPeer): ReadonlySet<string> {
+    return this.started.get(peer) ?? new Set();
   }
 
   get(id: string): ThreadRecord | undefined {

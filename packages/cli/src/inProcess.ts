@@ -19,10 +19,14 @@ export class InProcessTransport implements ClientTransport {
   #closing = false;
 
   constructor(server: AppServer) {
-    this.#peer = server.attach({
-      send: (text) => queueMicrotask(() => this.#deliver(text)),
-      close: () => this.#ended(),
-    });
+    // Privileged: this process owns the app-server (the TUI's `/history --all` sees every call).
+    this.#peer = server.attach(
+      {
+        send: (text) => queueMicrotask(() => this.#deliver(text)),
+        close: () => this.#ended(),
+      },
+      { privileged: true },
+    );
   }
 
   send(message: object): void {

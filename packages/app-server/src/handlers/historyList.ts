@@ -1,12 +1,17 @@
 /**
  * `history/list` (mcprt): recorded tool calls from the runtime's history store, newest first,
- * filtered by thread, server, environment, status and time, with cursor paging.
+ * filtered by thread, server, environment, status and time, with cursor paging. A connection
+ * sees the calls of the threads it started; only a privileged connection (stdio, in-process:
+ * the app-server's owner) sees every thread's, including other processes' and earlier runs'. A
+ * `threadId` the connection did not start is `thread not found`, as for the other thread
+ * methods (docs/security.md).
  */
 
 import type { HistoryQuery } from '@mcprt/runtime';
 import { HistoryCursorError } from '@mcprt/runtime';
 
 import type { HandlerContext } from '../context.js';
+import { threadNotFound } from '../context.js';
 import { internalError, invalidRequest } from '../errorMap.js';
 
 interface HistoryListInput {
@@ -28,8 +33,14 @@ export async function listHistory(
   const store = ctx.state.runtime.history;
   if (!store) throw internalError('tool-call history is disabled (set [history] enabled = true)');
   const p = params ?? {};
+  const own = ctx.peer.privileged ? null : ctx.state.threads.startedBy(ctx.peer);
+  if (own !== null && p.threadId != null && !own.has(p.threadId)) throw threadNotFound(p.threadId);
   const query: HistoryQuery = {
-    ...(p.threadId != null ? { threadId: p.threadId } : {}),
+    ...(p.threadId != null
+      ? { threadId: p.threadId }
+      : own !== null
+        ? { threadIds: [...own] }
+        : {}),
     ...(p.server != null ? { server: p.server } : {}),
     ...(p.threadWideOnly === true
       ? { environmentId: null }

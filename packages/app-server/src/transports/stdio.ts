@@ -1,6 +1,7 @@
 /**
  * The app-server over stdio: one JSONL message per line on stdin, one per line on stdout.
- * Logs go to stderr. Ends (and shuts down every thread) when stdin closes. Messages written in
+ * Logs go to stderr. Ends (and shuts down every thread) when stdin closes. The connection is
+ * privileged (it belongs to the process that started the app-server): see `AppServer.attach`. Messages written in
  * the same tick are coalesced into one write (fewer syscalls per tool call).
  */
 
@@ -19,20 +20,23 @@ export function serveStdio(
     // in one write: cork on the first, uncork once the tick's work is done.
     const corkable = output as Partial<Writable>;
     let corked = false;
-    const peer = server.attach({
-      send: (text) => {
-        if (!corked && corkable.cork && corkable.uncork) {
-          corked = true;
-          corkable.cork.call(output);
-          process.nextTick(() => {
-            corked = false;
-            corkable.uncork!.call(output);
-          });
-        }
-        output.write(`${text}\n`);
+    const peer = server.attach(
+      {
+        send: (text) => {
+          if (!corked && corkable.cork && corkable.uncork) {
+            corked = true;
+            corkable.cork.call(output);
+            process.nextTick(() => {
+              corked = false;
+              corkable.uncork!.call(output);
+            });
+          }
+          output.write(`${text}\n`);
+        },
+        close: () => undefined,
       },
-      close: () => undefined,
-    });
+      { privileged: true },
+    );
     const reader = new JsonlReader(
       server.maxMessageBytes,
       (line) => peer.receive(line),

@@ -242,6 +242,14 @@ export class SqliteHistoryStore implements HistorySink {
       if (key !== undefined) params[key] = value;
     };
     if (query.threadId !== undefined) add('thread_id = @threadId', 'threadId', query.threadId);
+    if (query.threadIds !== undefined) {
+      if (query.threadIds.length === 0) return { data: [], nextCursor: null };
+      const names = query.threadIds.map((id, i) => {
+        params[`thread${i}`] = id;
+        return `@thread${i}`;
+      });
+      add(`thread_id IN (${names.join(', ')})`);
+    }
     if (query.server !== undefined) add('server = @server', 'server', query.server);
     if (query.environmentId === null) add('environment_id IS NULL');
     else if (query.environmentId !== undefined) {

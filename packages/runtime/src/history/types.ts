@@ -27,6 +27,8 @@ export interface ToolCallRecord {
 
 export interface HistoryQuery {
   readonly threadId?: string;
+  /** Only calls of these threads (an empty list matches nothing). */
+  readonly threadIds?: readonly string[];
   readonly server?: string;
   /** `null` selects thread-wide registrations only. */
   readonly environmentId?: string | null;
