@@ -6,12 +6,12 @@
 
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import WebSocket from 'ws';
 
-import { NODE, REPO_ROOT } from '../helpers/fixtures.js';
+import { NODE, REPO_ROOT, waitFor } from '../helpers/fixtures.js';
 import type { Message } from '../helpers/rpcClient.js';
 import { CLI } from '../helpers/rpcClient.js';
 
@@ -146,4 +146,25 @@ export class WsClient {
       this.socket.close();
     });
   }
+}
+
+/**
+ * A real D-Bus session bus (dbus-daemon, no service activation) listening on `<dir>/bus`, as a
+ * desktop session has at `$XDG_RUNTIME_DIR/bus`. Resolves once the socket exists.
+ */
+export async function startSessionBus(dir: string): Promise<{ path: string; stop(): void }> {
+  const path = join(dir, 'bus');
+  writeFileSync(
+    join(dir, 'bus.conf'),
+    `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig><type>session</type><listen>unix:path=${path}</listen><auth>EXTERNAL</auth>
+<policy context="default"><allow send_destination="*"/><allow own="*"/></policy>
+</busconfig>\n`,
+  );
+  const bus = spawn('dbus-daemon', ['--nofork', `--config-file=${join(dir, 'bus.conf')}`], {
+    stdio: 'ignore',
+  });
+  await waitFor(() => existsSync(path), 10_000, 'the D-Bus session bus');
+  return { path, stop: () => bus.kill() };
 }

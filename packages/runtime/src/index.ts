@@ -85,6 +85,12 @@ export type {
 export { assignModelToolNames, MAX_TOOL_NAME_LENGTH } from './inventory/naming.js';
 export { STDIO_ENV_ALLOW_LIST } from './launch/childEnv.js';
 export {
+  defaultProtectedPaths,
+  protectFromSandbox,
+  sandboxProtectedPaths,
+  SANDBOX_PROTECT_FILE_ENV,
+} from './protectedPaths.js';
+export {
   SANDBOX_STATE_KEY,
   SANDBOX_STATE_META_KEY,
   SANDBOX_LAUNCHER_KEY,

@@ -10,6 +10,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 import { AppServer, listenWebSocket, serveStdio } from '@mcprt/app-server';
+import { protectFromSandbox } from '@mcprt/runtime';
 
 import type { GlobalOptions } from '../args.js';
 import { parse, UsageError } from '../args.js';
@@ -57,6 +58,8 @@ export async function appServerCommand(
   }
   const url = parseWsUrl(listen);
   const token = readOrCreateToken(values['ws-token-file'], home);
+  // Whoever reads the token controls every thread: no sandboxed command may see it.
+  protectFromSandbox(token.file);
   const listener = await listenWebSocket(server, {
     host: url.hostname,
     port: Number(url.port || '0'),

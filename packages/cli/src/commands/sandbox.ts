@@ -3,7 +3,8 @@
  * contract (docs/sandbox.md). Turns the state into a plan, runs the command in bubblewrap (or as
  * is when the state grants full access or the host sandboxes already), passes the command's exit
  * status through (a signal death as 128+N), forwards termination signals, and kills the sandbox
- * when its own parent dies. It fails closed: an unknown or unenforceable state, or missing
+ * when its own parent dies. Under every sandboxed policy, mcprt's own secrets are hidden from the
+ * command (sandbox/secrets.ts). It fails closed: an unknown or unenforceable state, or missing
  * bubblewrap, exits 125 with one message on stderr and the command never starts.
  */
 
@@ -17,6 +18,7 @@ import type { Io } from '../io.js';
 import { bwrapArgs, EMPTY_FD, findBwrap } from '../sandbox/bwrap.js';
 import { SandboxRefusal } from '../sandbox/errors.js';
 import type { SandboxPlan } from '../sandbox/plan.js';
+import { hideProtected, protectedPaths } from '../sandbox/secrets.js';
 import { planFromStateJson } from '../sandbox/state.js';
 
 /** Exit status when the launcher itself refuses (as `env`, `timeout` and `docker run` do). */
@@ -46,7 +48,11 @@ export async function sandboxCommand(argv: readonly string[], io: Io): Promise<n
       tmpdir: tmpdir !== undefined && isAbsolute(tmpdir) ? tmpdir : null,
     });
     if (plan.kind === 'unsandboxed') [program, ...args] = tail as [string, ...string[]];
-    else [program, args] = [findBwrap(), bwrapArgs(plan, tail)];
+    else {
+      // mcprt's own secrets stay out of every sandbox, whatever the state grants.
+      plan = hideProtected(plan, protectedPaths(process.env));
+      [program, args] = [findBwrap(), bwrapArgs(plan, tail)];
+    }
   } catch (error) {
     if (!(error instanceof SandboxRefusal)) throw error;
     io.err(`mcprt sandbox: ${error.message}; \`${tail[0] ?? ''}\` was not run`);

@@ -14,11 +14,11 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { SshEnvironmentConfig } from '../config/types.js';
+import { makePrivateDirectory } from '../protectedPaths.js';
 import { DeferredChild } from './sshChild.js';
 import {
   clientArgs,
@@ -323,7 +323,9 @@ export class SshEnvironment implements ExecutionEnvironment {
   private controlDir(): string {
     // mkdtemp creates the directory with mode 0700: the control and forwarded sockets inside
     // are reachable by this user only.
-    this.dir ??= mkdtempSync(join(tmpdir(), 'mcprt-ssh-'));
+    // The control socket is a live login to the remote host: no sandboxed command may reach it.
+    // Socket paths are limited to 108 bytes: room for `/cm` and forwarded sockets `/f<n>`.
+    this.dir ??= makePrivateDirectory('mcprt-ssh-', { maxLength: 104, reserve: 8 });
     return this.dir;
   }
 

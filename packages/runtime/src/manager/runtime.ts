@@ -17,6 +17,7 @@ import type { McprtConfig } from '../config/types.js';
 import { EnvironmentRegistry } from '../environments/registry.js';
 import type { ExecutionEnvironment } from '../environments/types.js';
 import { SqliteHistoryStore } from '../history/sqliteStore.js';
+import { defaultProtectedPaths, protectFromSandbox } from '../protectedPaths.js';
 import type { SessionOptions } from './session.js';
 import { Session } from './session.js';
 
@@ -64,6 +65,9 @@ export class Runtime {
     this.registry = new EnvironmentRegistry(config, this.processEnv);
     this.reloadSource = options.reload ?? null;
     const home = options.home ?? this.processEnv['MCPRT_HOME'] ?? join(homedir(), '.mcprt');
+    // Token, credentials, history and config, and this user's session bus and keyring: never
+    // visible to a sandboxed command (the launcher's own environment is cleared).
+    protectFromSandbox(home, dirname(config.file), ...defaultProtectedPaths(this.processEnv));
     this.auth = new RuntimeAuth(config, home, options.oauth);
     // A login (or logout) reaches running sessions: their registration of that scope reconnects.
     this.auth.onCredentialsChanged((scope) => {
