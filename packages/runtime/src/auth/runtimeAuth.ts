@@ -95,6 +95,7 @@ export class RuntimeAuth {
    * `Authorization` (bearer token variable or header): that always wins, as in Codex.
    */
   transport(config: ServerConfig, baseFetch: FetchLike): TransportAuth | null {
+    if (!mayUseCredentials(config)) return null;
     const slot = this.slot(config);
     if (!slot || hasStaticAuthorization(config)) return null;
     const client = this.hostClient(config.scope);
@@ -104,6 +105,7 @@ export class RuntimeAuth {
   /** Codex's rules, with stored credentials and the connection's own answer. */
   authStatus(config: ServerConfig | null, authenticationRequired: boolean): AuthStatus {
     if (config?.transport.type !== 'streamable_http' || !config.enabled) return 'unsupported';
+    if (!mayUseCredentials(config)) return 'unsupported';
     if (hasStaticAuthorization(config)) return 'bearerToken';
     const client = this.hostClient(config.scope);
     if (client !== undefined && client.kind !== 'pre_registered') return 'oAuth';
@@ -196,6 +198,14 @@ export class RuntimeAuth {
       ...(this.options.probeKeyring ? { probeKeyring: this.options.probeKeyring } : {}),
     });
   }
+}
+
+/**
+ * Registrations from an environment's own config (a remote host's) never get this machine's
+ * OAuth credentials or host clients, unless that environment is lent them (`remote_allow_oauth`).
+ */
+function mayUseCredentials(config: ServerConfig): boolean {
+  return config.untrusted === undefined || config.untrusted.oauth;
 }
 
 /** A bearer-token variable or an `Authorization` header (static or from a variable). */

@@ -21,6 +21,8 @@ const ENVIRONMENT_KEYS: Record<'exec' | 'ssh', ReadonlySet<string>> = {
     'port',
     'identity_file',
     'ssh_options',
+    'remote_allow_env_vars',
+    'remote_allow_oauth',
   ]),
 };
 
@@ -111,10 +113,26 @@ export function validateEnvironment(ctx: Context, id: string, raw: unknown): Env
     const port = f.integerInRange('port', 1, 65535, `environment \`${id}\` port`);
     const identityFile = f.string('identity_file');
     const sshOptions = f.stringArray('ssh_options') ?? [];
+    const lent = f.has('remote_allow_env_vars') || f.has('remote_allow_oauth');
+    const remoteTrust = {
+      envVars: f.stringArray('remote_allow_env_vars') ?? [],
+      oauth: f.boolean('remote_allow_oauth', false),
+    };
     return done(
       host === null
         ? null
-        : { id, type: 'ssh', host, user, port, identityFile, sshOptions, cwd, location },
+        : {
+            id,
+            type: 'ssh',
+            host,
+            user,
+            port,
+            identityFile,
+            sshOptions,
+            cwd,
+            location,
+            ...(lent ? { remoteTrust } : {}),
+          },
       servers,
     );
   }

@@ -16,6 +16,7 @@ import type {
   EnvVarRef,
   InvalidServerConfig,
   OAuthClientConfig,
+  RemoteTrust,
   ServerConfig,
   ToolOverrideConfig,
   TransportConfig,
@@ -93,6 +94,11 @@ export function validateServer(
   raw: unknown,
   /** Set when the contributing environment failed validation: the server fails with it. */
   environmentProblem: string | null,
+  /**
+   * Set for a table read from an environment's own config (ssh: the remote host's), which is
+   * untrusted: it may read this machine's variables and OAuth credentials only as lent here.
+   */
+  untrusted: RemoteTrust | null = null,
 ): ServerResult {
   const sink = new Sink(ctx);
   const error = (p: KeyPath, problem: string): void => sink.error(p, problem);
@@ -159,7 +165,7 @@ export function validateServer(
     const command = f.string('command');
     const args = f.stringArray('args') ?? [];
     const env = f.stringMap('env') ?? {};
-    const envVars = readEnvVars(f, executionEnvironmentId, error, warn);
+    const envVars = readEnvVars(f, executionEnvironmentId, error, warn, untrusted);
     const cwd = f.string('cwd');
     if (command !== null) transport = { type: 'stdio', command, args, env, envVars, cwd };
   } else if (transportKind === 'streamable_http') {
@@ -167,6 +173,16 @@ export function validateServer(
     const bearerTokenEnvVar = f.string('bearer_token_env_var');
     const httpHeaders = f.stringMap('http_headers') ?? {};
     const envHttpHeaders = f.stringMap('env_http_headers') ?? {};
+    if (untrusted !== null && scope.environmentId !== null) {
+      if (bearerTokenEnvVar !== null && !untrusted.envVars.includes(bearerTokenEnvVar)) {
+        error(f.at('bearer_token_env_var'), notLent(bearerTokenEnvVar, scope.environmentId));
+      }
+      for (const [header, variable] of Object.entries(envHttpHeaders)) {
+        if (!untrusted.envVars.includes(variable)) {
+          error([...f.at('env_http_headers'), header], notLent(variable, scope.environmentId));
+        }
+      }
+    }
     const helper = f.string('http_headers_helper');
     if (helper !== null) {
       if (helper.trim() === '') {
@@ -210,6 +226,11 @@ export function validateServer(
       );
     }
   });
+  if (untrusted !== null && !untrusted.oauth && scope.environmentId !== null) {
+    for (const key of OAUTH_KEYS) {
+      if (f.has(key)) error(f.at(key), oauthNotLent(key, scope.environmentId));
+    }
+  }
   const tools = readTools(f, warn);
   const supervision = readSupervision(f, error);
 
@@ -233,6 +254,7 @@ export function validateServer(
       tools,
       supervision,
       location,
+      ...(untrusted !== null ? { untrusted } : {}),
     },
     invalid: null,
   };
@@ -253,12 +275,26 @@ function readSeconds(
   return converted.ms;
 }
 
+/** Keys that make a registration use OAuth credentials stored on this machine. */
+const OAUTH_KEYS = ['auth', 'oauth', 'scopes', 'oauth_resource'] as const;
+
+/** Why an untrusted registration may not read this machine's variable `name`. */
+function notLent(name: string, environmentId: string): string {
+  return `\`${name}\` is a variable of this machine: registrations from the remote host's own config may only read \`source = "remote"\` variables (to lend it, list it in \`remote_allow_env_vars\` of [environments.${environmentId}] in this machine's config)`;
+}
+
+function oauthNotLent(key: string, environmentId: string): string {
+  return `\`${key}\` would use this machine's OAuth credentials, which are not lent to registrations from the remote host's own config (to lend them, set \`remote_allow_oauth = true\` in [environments.${environmentId}] in this machine's config)`;
+}
+
 function readEnvVars(
   f: Fields,
   executionEnvironmentId: string,
   error: (path: KeyPath, problem: string) => void,
   warn: (path: KeyPath, problem: string) => void,
+  untrusted: RemoteTrust | null,
 ): EnvVarRef[] {
+  const lent = (name: string) => untrusted === null || untrusted.envVars.includes(name);
   if (!f.has('env_vars')) return [];
   const value = f.table['env_vars'];
   const path = f.at('env_vars');
@@ -270,6 +306,7 @@ function readEnvVars(
   value.forEach((item: unknown, index) => {
     const itemPath = [...path, index];
     if (typeof item === 'string') {
+      if (!lent(item)) error(itemPath, notLent(item, executionEnvironmentId));
       refs.push({ name: item, source: null });
       return;
     }
@@ -296,6 +333,12 @@ function readEnvVars(
       error(
         entry.at('source'),
         `env_vars entry \`${name}\` uses source \`remote\`, which requires remote MCP stdio`,
+      );
+    }
+    if (name !== null && source !== 'remote' && !lent(name)) {
+      error(
+        entry.has('source') ? entry.at('source') : itemPath,
+        notLent(name, executionEnvironmentId),
       );
     }
     if (name !== null) refs.push({ name, source });

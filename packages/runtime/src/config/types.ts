@@ -103,6 +103,11 @@ export interface ServerConfig {
   readonly supervision: SupervisionConfig;
   /** Where the table starts, for messages. */
   readonly location: ConfigLocation;
+  /**
+   * Set on registrations read from an environment's own config (ssh: the remote host's), which
+   * are untrusted: what this machine lends them. Absent for this machine's own config.
+   */
+  readonly untrusted?: RemoteTrust;
 }
 
 /** A server table that failed validation: it fails alone, with its diagnostics. */
@@ -129,6 +134,18 @@ export interface ExecEnvironmentConfig {
   readonly location: ConfigLocation;
 }
 
+/**
+ * What this machine lends to the registrations an environment contributes from its own config
+ * (ssh: the remote host's `~/.mcprt/config.toml`), which are untrusted by default
+ * (`remote_allow_env_vars`, `remote_allow_oauth`; docs/config.md).
+ */
+export interface RemoteTrust {
+  /** Variables of this machine they may read (`env_vars`, `bearer_token_env_var`, headers). */
+  readonly envVars: readonly string[];
+  /** Whether they may use this machine's OAuth credentials (and OAuth keys at all). */
+  readonly oauth: boolean;
+}
+
 export interface SshEnvironmentConfig {
   readonly id: string;
   readonly type: 'ssh';
@@ -139,6 +156,8 @@ export interface SshEnvironmentConfig {
   readonly sshOptions: readonly string[];
   readonly cwd: string | null;
   readonly location: ConfigLocation;
+  /** Present when the config lends anything to the remote host's own registrations. */
+  readonly remoteTrust?: RemoteTrust;
 }
 
 export type EnvironmentConfig = ExecEnvironmentConfig | SshEnvironmentConfig;

@@ -234,7 +234,7 @@ export class SshEnvironment implements ExecutionEnvironment {
     const file = `ssh://${this.destination}${answer.path.startsWith('/') ? '' : '/'}${answer.path}`;
     if (answer.text === null) return { file, servers: [], invalidServers: [], warnings: [] };
     try {
-      return parseRemoteRegistrations(this.id, file, answer.text);
+      return parseRemoteRegistrations(this.id, file, answer.text, this.config.remoteTrust);
     } catch (error) {
       throw new SshEnvironmentError(
         'remote_config',

@@ -3,7 +3,9 @@
  * prints `${MCPRT_HOME:-$HOME/.mcprt}/config.toml` (framed by a marker, so output from the remote
  * login shell's rc files cannot be mistaken for it), and the validation of its `[mcp_servers]`
  * as registrations contributed by that environment. Only `[mcp_servers]` is read; everything else
- * in the remote file belongs to the remote host.
+ * in the remote file belongs to the remote host. The file is untrusted: its registrations may
+ * read only `source = "remote"` variables and no OAuth credentials of this machine, unless this
+ * machine's config lends them (`remote_allow_env_vars`, `remote_allow_oauth`).
  */
 
 import { Context, Sink } from '../config/diagnostics.js';
@@ -11,10 +13,12 @@ import { Fields } from '../config/fields.js';
 import { parseToml } from '../config/load.js';
 import { createLocator } from '../config/locate.js';
 import { validateServer } from '../config/server.js';
-import type { InvalidServerConfig, ServerConfig } from '../config/types.js';
+import type { InvalidServerConfig, RemoteTrust, ServerConfig } from '../config/types.js';
 import type { EnvironmentRegistrations } from './types.js';
 
 const MARKER = 'mcprt-remote-config';
+
+const NOTHING_LENT: RemoteTrust = { envVars: [], oauth: false };
 
 /** Prints `MARKER\0<path>\0present|absent\0<file bytes>`; a failing `cat` exits non-zero. */
 export const REMOTE_CONFIG_SCRIPT = [
@@ -55,6 +59,8 @@ export function parseRemoteRegistrations(
   environmentId: string,
   file: string,
   text: string,
+  /** What this machine's config lends them (default: nothing). */
+  trust: RemoteTrust = NOTHING_LENT,
 ): EnvironmentRegistrations {
   const doc = parseToml(file, text);
   const ctx = new Context(file, createLocator(text));
@@ -67,7 +73,7 @@ export function parseRemoteRegistrations(
   if (problem !== undefined) throw new Error(problem.message);
   for (const [name, raw] of Object.entries(table?.table ?? {})) {
     const scope = { environmentId, name };
-    const result = validateServer(ctx, scope, ['mcp_servers', name], raw, null);
+    const result = validateServer(ctx, scope, ['mcp_servers', name], raw, null, trust);
     if (result.server !== null) servers.push(result.server);
     if (result.invalid !== null) invalidServers.push(result.invalid);
   }
