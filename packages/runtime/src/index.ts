@@ -27,7 +27,8 @@ export type {
   HistoryPage,
   HistorySink,
 } from './history/types.js';
-export { redactArguments, capResult, REDACTED } from './history/redact.js';
+export { redactArguments, redactText, Redactor, capResult, REDACTED } from './history/redact.js';
+export type { RedactOptions } from './history/redact.js';
 export type {
   ToolCallStarted,
   ToolCallProgress,

@@ -7,7 +7,10 @@ import type { Fields } from './fields.js';
 import type { KeyPath } from './locate.js';
 import type { HistoryConfig } from './types.js';
 
-/** Argument keys whose values are never stored (matched case-insensitively, at any depth). */
+/**
+ * Names the default redaction rules always treat as secret (history/redact.ts matches these and
+ * any other token/secret/password/auth/cookie/credential/session/key name); kept for reference.
+ */
 export const DEFAULT_REDACT_KEYS = [
   'password',
   'passwd',
@@ -25,12 +28,19 @@ export const DEFAULT_MAX_RESULT_BYTES = 64 * 1024;
 
 export const DEFAULT_HISTORY: HistoryConfig = {
   enabled: true,
-  redactKeys: DEFAULT_REDACT_KEYS,
+  redactKeys: [],
+  redactKeysReplace: false,
   maxResultBytes: DEFAULT_MAX_RESULT_BYTES,
   maxEntries: 100_000,
 };
 
-const KEYS = new Set(['enabled', 'redact_keys', 'max_result_bytes', 'max_entries']);
+const KEYS = new Set([
+  'enabled',
+  'redact_keys',
+  'redact_keys_replace',
+  'max_result_bytes',
+  'max_entries',
+]);
 
 export function readHistoryConfig(
   root: Fields,
@@ -41,7 +51,8 @@ export function readHistoryConfig(
   table.unknownKeys(KEYS, warn);
   return {
     enabled: table.boolean('enabled', true),
-    redactKeys: table.stringArray('redact_keys') ?? DEFAULT_REDACT_KEYS,
+    redactKeys: table.stringArray('redact_keys') ?? [],
+    redactKeysReplace: table.boolean('redact_keys_replace', false),
     maxResultBytes:
       table.integerInRange('max_result_bytes', 256, 1 << 30, 'max_result_bytes') ??
       DEFAULT_MAX_RESULT_BYTES,

@@ -167,8 +167,10 @@ export type OAuthCredentialsStoreMode = 'auto' | 'keyring' | 'file';
 /** `[history]`: the tool-call history store. */
 export interface HistoryConfig {
   readonly enabled: boolean;
-  /** Argument keys whose values are replaced by `[REDACTED]` before storage. */
+  /** Key names secret besides the default rules (`redact_keys`; see history/redact.ts). */
   readonly redactKeys: readonly string[];
+  /** `redact_keys_replace`: only `redactKeys` are secret keys (value patterns still apply). */
+  readonly redactKeysReplace: boolean;
   /** Stored results larger than this are cut, with a truncation marker. */
   readonly maxResultBytes: number;
   /** The store keeps at most this many calls; older ones are pruned. */

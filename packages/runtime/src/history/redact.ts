@@ -1,24 +1,136 @@
 /**
- * What history keeps of a call: arguments with secret-looking keys replaced (at any depth,
- * case-insensitively, by configured key names), and results cut to a byte budget with an
- * explicit truncation marker. Pure functions; the caller still gets the full result.
+ * What history keeps of a call (docs/tool-calls.md): arguments, results and error texts with
+ * secrets replaced by `[REDACTED]`, and results cut to a byte budget with an explicit
+ * truncation marker. Pure functions; the caller still gets the full result.
+ *
+ * A key is secret when, split into words (at `_`, `-`, `.`, spaces and camelCase) and lowercased,
+ * it names a token, secret, password, auth value, cookie, credential, session or key — matched so
+ * that look-alikes are not (`keyboard`, `monkey`, `author`, `compass`, `passenger` are kept). Its
+ * value is replaced unless it is a number, boolean or null (counts and flags such as
+ * `max_tokens`). Strings everywhere are scanned for secret values: `NAME=value` and
+ * `"name": "value"` with a secret name (environment assignments, URL query parameters, JSON
+ * text), `Authorization:`/`Cookie:` header lines, `Bearer …`, URL user-info passwords, private-key
+ * blocks and well-known token formats. `redact_keys` adds key names (matched the same way); with
+ * `redact_keys_replace = true` they are the only secret keys.
  */
 
 export const REDACTED = '[REDACTED]';
 
-export function redactArguments(value: unknown, keys: readonly string[]): unknown {
-  const lower = new Set(keys.map((k) => k.toLowerCase()));
-  const walk = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(walk);
-    if (v === null || typeof v !== 'object') return v;
+export interface RedactOptions {
+  /** `redact_keys_replace`: only the given keys are secret (value patterns still apply). */
+  readonly replaceDefaults?: boolean;
+}
+
+/** Words of a key name: split at non-alphanumerics and camelCase, lowercased. */
+function words(key: string): string[] {
+  return (key.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+/g) ?? []).map((w) => w.toLowerCase());
+}
+
+const normalize = (key: string) => key.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** Secret as a substring of the normalised key (`githubtoken`, `clientsecret`, `dbpassword`). */
+const CONTAINS =
+  /token|secret|passw(or)?d|passphrase|passcode|cookie|credential|session|bearer|jwt|apikey|privatekey|accesskey|secretkey|signingkey|clientkey/;
+/** Secret as a whole word (`db_pass`, `auth`, `oauth`, `authorization`, `sortKey`). */
+const WORD =
+  /^(?:pass|pwd|keys?|creds|\w*auth|auth(?:n|z|orization|orize[ds]?|enticat\w*|header|code)|(?:api|private|secret|access|signing|encryption|master|ssh|gpg|pgp|license|client|hmac|crypto)keys?)$/;
+
+function isDefaultSecretKey(key: string): boolean {
+  return CONTAINS.test(normalize(key)) || words(key).some((w) => WORD.test(w));
+}
+
+/** Query parameters that are secret in a URL only (OAuth codes, signed-URL signatures). */
+const URL_ONLY = new Set(['code', 'sig', 'signature']);
+
+const PATTERNS: readonly [RegExp, string | ((...groups: string[]) => string)][] = [
+  [/-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----/g, REDACTED],
+  // GitHub, Slack, OpenAI/Anthropic, AWS access key ids, Google API keys, JWTs.
+  [
+    /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}|xox[abposr]-[A-Za-z0-9-]{10,}|sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}|eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,})/g,
+    REDACTED,
+  ],
+  // https://user:password@host
+  [/\b([a-z][a-z0-9+.-]*:\/\/[^\s/:@]+):[^\s/@]+@/gi, (_m, head) => `${head}:${REDACTED}@`],
+  [
+    /\b(authorization|proxy-authorization|cookie|set-cookie|x-api-key)([ \t]*:[ \t]*)(?!")[^\r\n]+/gi,
+    (_m, name, sep) => `${name}${sep}${REDACTED}`,
+  ],
+  [
+    /\b(bearer)(\s+)(?=[A-Za-z0-9._~+/-]*[0-9._~+/-])[A-Za-z0-9._~+/-]{8,}=*/gi,
+    (_m, word, space) => `${word}${space}${REDACTED}`,
+  ],
+];
+
+export class Redactor {
+  private readonly extra: ReadonlySet<string>;
+  private readonly defaults: boolean;
+
+  constructor(keys: readonly string[] = [], options: RedactOptions = {}) {
+    this.extra = new Set(keys.map(normalize).filter((k) => k !== ''));
+    this.defaults = options.replaceDefaults !== true;
+  }
+
+  isSecretKey(key: string): boolean {
+    if (this.extra.has(normalize(key)) || words(key).some((w) => this.extra.has(w))) return true;
+    return this.defaults && isDefaultSecretKey(key);
+  }
+
+  /** `value` with secret keys' values replaced and every string scanned (a new value). */
+  value(value: unknown): unknown {
+    if (typeof value === 'string') return this.text(value);
+    if (Array.isArray(value)) return value.map((v) => this.value(v));
+    if (value === null || typeof value !== 'object') return value;
     return Object.fromEntries(
-      Object.entries(v as Record<string, unknown>).map(([k, inner]) => [
-        k,
-        lower.has(k.toLowerCase()) ? REDACTED : walk(inner),
+      Object.entries(value as Record<string, unknown>).map(([key, inner]) => [
+        key,
+        this.isSecretKey(key) && !isScalarFlag(inner) ? REDACTED : this.value(inner),
       ]),
     );
-  };
-  return walk(value);
+  }
+
+  /** `text` with the secret values it contains replaced. */
+  text(text: string): string {
+    let out = text;
+    for (const [pattern, replacement] of PATTERNS) {
+      out = out.replace(pattern, replacement as (substring: string, ...args: string[]) => string);
+    }
+    // "name": "value" (JSON text)
+    out = out.replace(
+      /"([^"\\\n]{1,100})"(\s*:\s*)"(?:[^"\\]|\\.)*"/g,
+      (match, name: string, sep: string) =>
+        this.isSecretKey(name) ? `"${name}"${sep}"${REDACTED}"` : match,
+    );
+    // NAME=value (environment assignments, command-line options, URL query parameters)
+    out = out.replace(
+      /(^|[^A-Za-z0-9_.-])([A-Za-z_][A-Za-z0-9_.-]{0,100})=("[^"]*"|'[^']*'|[^\s&;,"'<>#)}\]]+)/g,
+      (match, before: string, name: string) =>
+        this.isSecretKey(name) ||
+        ((before === '?' || before === '&') && URL_ONLY.has(name.toLowerCase()))
+          ? `${before}${name}=${REDACTED}`
+          : match,
+    );
+    return out;
+  }
+}
+
+const isScalarFlag = (v: unknown) => v === null || typeof v === 'number' || typeof v === 'boolean';
+
+/** Arguments as history stores them: `keys` add to the default secret keys (see module doc). */
+export function redactArguments(
+  value: unknown,
+  keys: readonly string[],
+  options: RedactOptions = {},
+): unknown {
+  return new Redactor(keys, options).value(value);
+}
+
+/** A text (an error message) as history stores it. */
+export function redactText(
+  text: string,
+  keys: readonly string[] = [],
+  options: RedactOptions = {},
+): string {
+  return new Redactor(keys, options).text(text);
 }
 
 export interface StoredResult {

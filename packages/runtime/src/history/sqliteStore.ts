@@ -6,7 +6,8 @@
  * that turn's in one transaction, so the insert runs while the request is already on its way to
  * the server instead of before it; `finished`, `list` and `close` write pending ones first, and
  * so does process exit. `finishedBatched` writes the finish records of calls completing in the
- * same tick in one transaction, before any of them is reported (docs/performance.md).
+ * same tick in one transaction, before any of them is reported (docs/performance.md). Arguments,
+ * results and error texts are stored redacted (history/redact.ts).
  */
 
 import { chmodSync, mkdirSync } from 'node:fs';
@@ -14,7 +15,7 @@ import { dirname } from 'node:path';
 
 import Database from 'better-sqlite3';
 
-import { capResult, redactArguments } from './redact.js';
+import { capResult, Redactor } from './redact.js';
 import type {
   HistoryPage,
   HistoryQuery,
@@ -61,7 +62,10 @@ CREATE INDEX IF NOT EXISTS tool_calls_server ON tool_calls (server, environment_
 `;
 
 export interface HistoryStoreOptions {
+  /** Secret key names besides the default rules (history/redact.ts). */
   readonly redactKeys: readonly string[];
+  /** Only `redactKeys` are secret keys (value patterns still apply). */
+  readonly redactKeysReplace?: boolean;
   readonly maxResultBytes: number;
   /** Keep at most this many calls; older ones are pruned (default 100 000). */
   readonly maxEntries?: number;
@@ -82,6 +86,7 @@ export class SqliteHistoryStore implements HistorySink {
   private readonly pruneStatement: Database.Statement;
   private readonly insertMany: (rows: readonly Record<string, unknown>[]) => void;
   private readonly updateMany: (rows: readonly Record<string, unknown>[]) => void;
+  private readonly redactor: Redactor;
   private pending: Record<string, unknown>[] = [];
   private flushScheduled: NodeJS.Immediate | undefined;
   private pendingUpdates: Record<string, unknown>[] = [];
@@ -91,6 +96,9 @@ export class SqliteHistoryStore implements HistorySink {
     readonly file: string,
     private readonly options: HistoryStoreOptions,
   ) {
+    this.redactor = new Redactor(options.redactKeys, {
+      replaceDefaults: options.redactKeysReplace === true,
+    });
     mkdirSync(dirname(file), { recursive: true });
     this.db = new Database(file);
     chmodSync(file, 0o600);
@@ -127,7 +135,7 @@ export class SqliteHistoryStore implements HistorySink {
       arguments:
         record.arguments === undefined || record.arguments === null
           ? null
-          : JSON.stringify(redactArguments(record.arguments, this.options.redactKeys)),
+          : JSON.stringify(this.redactor.value(record.arguments)),
       startedAt: record.startedAt,
     });
     if (this.flushScheduled === undefined) {
@@ -222,14 +230,32 @@ export class SqliteHistoryStore implements HistorySink {
     id: string,
     outcome: Parameters<HistorySink['finished']>[1],
   ): Record<string, unknown> {
-    const stored = capResult(outcome.result, this.options.maxResultBytes);
+    const stored = this.storedResult(outcome.result);
     return {
       id,
       status: outcome.status,
       result: stored.json,
       truncated: stored.truncated ? 1 : 0,
-      error: outcome.error === null ? null : capText(outcome.error, this.options.maxResultBytes),
+      error:
+        outcome.error === null
+          ? null
+          : capText(this.redactor.text(outcome.error), this.options.maxResultBytes),
       durationMs: outcome.durationMs,
+    };
+  }
+
+  /**
+   * The result as stored: redacted, then capped. A result over the cap is never redacted whole
+   * (it may be huge): its stored preview is scanned as text instead.
+   */
+  private storedResult(result: unknown): { json: string | null; truncated: boolean } {
+    const max = this.options.maxResultBytes;
+    const capped = capResult(result, max);
+    if (!capped.truncated) return capResult(this.redactor.value(result), max);
+    const marker = JSON.parse(capped.json!) as { preview: string };
+    return {
+      json: JSON.stringify({ ...marker, preview: this.redactor.text(marker.preview) }),
+      truncated: true,
     };
   }
 

@@ -77,6 +77,7 @@ export class Runtime {
       options.historyFile && config.history.enabled
         ? new SqliteHistoryStore(options.historyFile, {
             redactKeys: config.history.redactKeys,
+            redactKeysReplace: config.history.redactKeysReplace,
             maxResultBytes: config.history.maxResultBytes,
             maxEntries: config.history.maxEntries,
           })

@@ -1,0 +1,159 @@
+/**
+ * Finding 4 of issue #14, end to end: tool calls through real servers into the real SQLite
+ * history file. Secret-looking argument keys (normalised: `githubToken`, `auth_token`,
+ * `private_key`, `Cookie`, nested `credentials.pass`), secret values inside strings (a URL's
+ * `?access_token=`, `GITHUB_TOKEN=…` inside an array, `Bearer …`), results and error texts are
+ * stored redacted — checked in what `list` returns and in the database's bytes — and
+ * `redact_keys` adds to the defaults unless `redact_keys_replace = true`.
+ */
+
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { Runtime } from '@mcprt/runtime';
+import { describe, expect, it } from 'vitest';
+
+import { echoServer, makeHome } from '../helpers/fixtures.js';
+import { Runtime as RuntimeClass } from '@mcprt/runtime';
+import { metaServer } from '../sandbox/helpers.js';
+
+const secret = (name: string) => `${name}-${randomBytes(8).toString('hex')}`;
+
+function open(history: string): { runtime: Runtime; home: string } {
+  const home = makeHome(
+    `${echoServer('mcp_servers.echo', 'echo')}${metaServer('mcp_servers.meta', 'none')}${history}`,
+  );
+  return { runtime: RuntimeClass.load({ home }), home };
+}
+
+/** The history database's bytes (main file and write-ahead log). */
+function databaseBytes(home: string): string {
+  return ['history.sqlite', 'history.sqlite-wal']
+    .map((f) => join(home, f))
+    .filter((f) => existsSync(f))
+    .map((f) => readFileSync(f).toString('latin1'))
+    .join('\n');
+}
+
+describe('history redaction', () => {
+  it('redacts keys, values inside strings, results and error texts', async () => {
+    const s = {
+      githubToken: secret('gh'),
+      authToken: secret('auth'),
+      privateKey: secret('pk'),
+      cookie: secret('cookie'),
+      pass: secret('pass'),
+      accessToken: secret('at'),
+      envToken: secret('env'),
+      bearer: secret('bearer1'),
+      resultToken: secret('res'),
+      errorToken: secret('err'),
+    };
+    const { runtime, home } = open('');
+    try {
+      const session = runtime.startSession({ threadId: 'redaction' });
+      await session.ready();
+      await session.callTool({
+        server: 'meta',
+        tool: 'meta',
+        arguments: {
+          githubToken: s.githubToken,
+          auth_token: s.authToken,
+          private_key: s.privateKey,
+          Cookie: s.cookie,
+          credentials: { user: 'u', pass: s.pass },
+          url: `https://api.example.com/x?access_token=${s.accessToken}&page=2`,
+          env: ['PATH=/usr/bin', `GITHUB_TOKEN=${s.envToken}`],
+          keyboard: 'qwerty',
+        },
+      });
+      // The echo server returns the message: the secret is in the result's text.
+      await session.callTool({
+        server: 'echo',
+        tool: 'echo',
+        arguments: { message: `curl -H 'Authorization: Bearer ${s.resultToken}' x` },
+      });
+      await expect(
+        session.callTool({
+          server: 'meta',
+          tool: 'error',
+          arguments: { message: `upstream rejected api_key=${s.errorToken}` },
+        }),
+      ).rejects.toThrow(s.errorToken); // the caller still gets the real error
+      const page = runtime.history!.list({ threadId: 'redaction' });
+      const [failed, echoed, meta] = page.data;
+      expect(meta!.arguments).toEqual({
+        githubToken: '[REDACTED]',
+        auth_token: '[REDACTED]',
+        private_key: '[REDACTED]',
+        Cookie: '[REDACTED]',
+        credentials: '[REDACTED]',
+        url: 'https://api.example.com/x?access_token=[REDACTED]&page=2',
+        env: ['PATH=/usr/bin', 'GITHUB_TOKEN=[REDACTED]'],
+        keyboard: 'qwerty',
+      });
+      // The meta server's result is the request line itself: redacted the same way.
+      expect(JSON.stringify(meta!.result)).toContain('keyboard');
+      expect(JSON.stringify(echoed!.result)).toContain('Authorization: [REDACTED]');
+      expect(failed!.status).toBe('failed');
+      expect(failed!.error).toContain('api_key=[REDACTED]');
+      runtime.history!.flush();
+      const everything = JSON.stringify(page) + databaseBytes(home);
+      for (const [name, value] of Object.entries(s)) {
+        expect(everything, name).not.toContain(value);
+      }
+    } finally {
+      await runtime.close();
+    }
+  });
+
+  it('redact_keys adds to the defaults; redact_keys_replace = true keeps only the listed keys', async () => {
+    const record = async (history: string) => {
+      const { runtime } = open(history);
+      try {
+        const session = runtime.startSession({ threadId: 'keys' });
+        await session.ready();
+        await session.callTool({
+          server: 'meta',
+          tool: 'meta',
+          arguments: { ssn: '078-05-1120', password: 'pw', note: 'n' },
+        });
+        return runtime.history!.list({ threadId: 'keys' }).data[0]!.arguments;
+      } finally {
+        await runtime.close();
+      }
+    };
+    expect(await record('[history]\nredact_keys = ["ssn"]\n')).toEqual({
+      ssn: '[REDACTED]',
+      password: '[REDACTED]',
+      note: 'n',
+    });
+    expect(await record('[history]\nredact_keys = ["ssn"]\nredact_keys_replace = true\n')).toEqual({
+      ssn: '[REDACTED]',
+      password: 'pw',
+      note: 'n',
+    });
+  });
+
+  it('a result over max_result_bytes is stored as a redacted preview', async () => {
+    const token = secret('big');
+    const { runtime, home } = open('[history]\nmax_result_bytes = 256\n');
+    try {
+      const session = runtime.startSession({ threadId: 'big' });
+      await session.ready();
+      await session.callTool({
+        server: 'echo',
+        tool: 'echo',
+        arguments: { message: `export API_TOKEN=${token} ${'x'.repeat(2000)}` },
+      });
+      const [entry] = runtime.history!.list({ threadId: 'big' }).data;
+      expect(entry!.resultTruncated).toBe(true);
+      expect((entry!.result as { preview: string }).preview).toContain('API_TOKEN=[REDACTED]');
+      runtime.history!.flush();
+      expect(databaseBytes(home)).not.toContain(token);
+    } finally {
+      await runtime.close();
+    }
+  });
+});
