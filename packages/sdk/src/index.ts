@@ -24,6 +24,8 @@ export type { NotificationStream } from './notificationStream.js';
 export { defaultAppServerCommand, StdioTransport } from './stdioTransport.js';
 export type { StdioTransportOptions } from './stdioTransport.js';
 export type { ClientTransport, Unsubscribe } from './transport.js';
+export { sanitizeTerminalText } from './terminalText.js';
+export type { SanitizeOptions } from './terminalText.js';
 export { SDK_VERSION } from './version.js';
 export { WebSocketTransport } from './webSocketTransport.js';
 export type { WebSocketTransportOptions } from './webSocketTransport.js';

@@ -6,6 +6,7 @@
  * count as two), measured with string-width.
  */
 
+import { sanitizeTerminalText } from '@mcprt/sdk';
 import cliTruncate from 'cli-truncate';
 import stringWidth from 'string-width';
 import wrapAnsi from 'wrap-ansi';
@@ -15,10 +16,9 @@ export function displayWidth(text: string): number {
   return stringWidth(text);
 }
 
-/** Control characters (other than tab) would move the cursor; show them as `?`. */
+/** Escape sequences are dropped, other control characters shown as `?` (the SDK's rules). */
 function sanitize(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/\t/g, '  ').replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  return sanitizeTerminalText(text, { tab: '  ' });
 }
 
 /** `text` on one line of at most `width` columns, ending in `…` when it was cut. */
