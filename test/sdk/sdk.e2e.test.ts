@@ -181,7 +181,7 @@ describe('SDK against the real app-server', () => {
         child.once('exit', (code) => resolve({ code, stderr }));
       });
     const tokenFile = join(tempDir(), 'token');
-    writeFileSync(tokenFile, 'a-long-enough-token-value\n');
+    writeFileSync(tokenFile, 'a-long-enough-token-value\n', { mode: 0o600 });
     const remote = await run(['--listen', 'ws://0.0.0.0:0', '--ws-token-file', tokenFile]);
     expect(remote.code).toBe(1);
     expect(remote.stderr).toContain('refusing to listen on non-loopback host 0.0.0.0');

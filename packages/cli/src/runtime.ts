@@ -3,18 +3,29 @@
  * config warnings to stderr, and turns config errors into messages naming file:line:column.
  */
 
+import { dirname } from 'node:path';
+
 import { Runtime } from '@mcprt/runtime';
 import type { McprtConfig } from '@mcprt/runtime';
-import { loadConfig, resolveConfigFile } from '@mcprt/runtime';
+import { assertPrivatePath, loadConfig, resolveConfigFile } from '@mcprt/runtime';
 
 import type { GlobalOptions } from './args.js';
 import type { Io } from './io.js';
 
+/**
+ * The config file the global options select. Its directory (the mcprt home, or the Codex home)
+ * must be this user's (or root's) and not writable by others — whoever can write there can add a
+ * server that runs as this user — else `UnsafePathError` (one line, exit 1).
+ */
 export function configFile(globals: GlobalOptions): { file: string; mode: 'mcprt' | 'codex' } {
-  return resolveConfigFile({
+  const resolved = resolveConfigFile({
     ...(globals.home !== undefined ? { home: globals.home } : {}),
     ...(globals.codexHome !== undefined ? { codexHome: globals.codexHome } : {}),
   });
+  assertPrivatePath(dirname(resolved.file), {
+    what: resolved.mode === 'codex' ? 'the Codex home' : 'the mcprt home',
+  });
+  return resolved;
 }
 
 export function readConfig(globals: GlobalOptions, io: Io): McprtConfig {
@@ -26,6 +37,7 @@ export function readConfig(globals: GlobalOptions, io: Io): McprtConfig {
 
 /** The runtime with its history store (`$MCPRT_HOME/history.sqlite`); warnings go to stderr. */
 export function openRuntime(globals: GlobalOptions, io: Io): Runtime {
+  configFile(globals); // refuses an unsafe home first
   const runtime = Runtime.load({
     ...(globals.home !== undefined ? { home: globals.home } : {}),
     ...(globals.codexHome !== undefined ? { codexHome: globals.codexHome } : {}),

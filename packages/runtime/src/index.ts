@@ -86,6 +86,12 @@ export type {
 export { assignModelToolNames, MAX_TOOL_NAME_LENGTH } from './inventory/naming.js';
 export { STDIO_ENV_ALLOW_LIST } from './launch/childEnv.js';
 export {
+  assertPrivatePath,
+  UnsafePathError,
+  writePrivateFileAtomic,
+} from './files/privateFiles.js';
+export type { PrivatePathOptions } from './files/privateFiles.js';
+export {
   defaultProtectedPaths,
   protectFromSandbox,
   sandboxProtectedPaths,

@@ -1,7 +1,8 @@
 /**
  * The app-server over WebSocket. Binds to loopback unless told otherwise; every upgrade must
  * carry `Authorization: Bearer <token>` (compared in constant time), else HTTP 401 before any
- * frame is exchanged. Frames larger than the message limit close that connection (1009); others
+ * frame is exchanged. A listen failure (port in use, unknown address) is a `ListenError` with one
+ * clear sentence, never an unhandled `error` event. Frames larger than the message limit close that connection (1009); others
  * are unaffected.
  */
 
@@ -27,11 +28,37 @@ export interface WebSocketListener {
   close(): Promise<void>;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+
+/** `[::1]` (as URLs write IPv6 hosts) → `::1`. */
+const unbracket = (host: string) => host.replace(/^\[(.*)\]$/, '$1');
 
 export function isLoopbackHost(host: string): boolean {
-  return LOOPBACK.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
+  const bare = unbracket(host);
+  return LOOPBACK.has(bare) || /^127\.\d+\.\d+\.\d+$/.test(bare);
 }
+
+/** The listener could not be opened: `message` is one sentence naming the address. */
+export class ListenError extends Error {
+  readonly code: string;
+  constructor(address: string, error: NodeJS.ErrnoException) {
+    const code = error.code ?? 'ERROR';
+    super(`cannot listen on ${address}: ${LISTEN_PROBLEMS[code] ?? error.message} (${code})`, {
+      cause: error,
+    });
+    this.name = 'ListenError';
+    this.code = code;
+  }
+}
+
+const LISTEN_PROBLEMS: Record<string, string> = {
+  EADDRINUSE: 'the address is already in use',
+  EADDRNOTAVAIL: 'this machine has no such address',
+  EACCES: 'permission denied (ports below 1024 need privileges)',
+  ENOTFOUND: 'the host name does not resolve',
+  EAI_AGAIN: 'the host name does not resolve',
+  EAFNOSUPPORT: 'this machine does not support that address family',
+};
 
 function bearerMatches(req: IncomingMessage, token: string): boolean {
   const header = req.headers['authorization'];
@@ -45,9 +72,10 @@ export async function listenWebSocket(
   server: AppServer,
   options: WebSocketListenOptions,
 ): Promise<WebSocketListener> {
-  if (!options.allowNonLoopback && !isLoopbackHost(options.host)) {
+  const host = unbracket(options.host);
+  if (!options.allowNonLoopback && !isLoopbackHost(host)) {
     throw new Error(
-      `refusing to listen on non-loopback host ${options.host} (WebSocket listener is loopback-only)`,
+      `refusing to listen on non-loopback host ${host} (WebSocket listener is loopback-only)`,
     );
   }
   if (options.token.length < 16)
@@ -73,17 +101,19 @@ export async function listenWebSocket(
     socket.on('close', () => peer.close());
     socket.on('error', () => peer.close());
   });
+  const shown = host.includes(':') ? `[${host}]` : host;
+  // `ws` re-emits the HTTP server's errors on the WebSocketServer: without a listener there, a
+  // listen failure would crash the process instead of rejecting here.
+  wss.on('error', () => undefined);
   await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(options.port, options.host, () => resolve());
+    http.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new ListenError(`ws://${shown}:${options.port}`, error)),
+    );
+    http.listen(options.port, host, () => resolve());
   });
   const { port } = http.address() as AddressInfo;
-  const host =
-    options.host.includes(':') && !options.host.startsWith('[')
-      ? `[${options.host}]`
-      : options.host;
   return {
-    url: `ws://${host}:${port}`,
+    url: `ws://${shown}:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
         for (const client of wss.clients) client.terminate();

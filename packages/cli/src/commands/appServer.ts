@@ -1,16 +1,18 @@
 /**
  * `mcprt app-server [--listen stdio|ws://HOST:PORT] [--ws-token-file F] [--allow-non-loopback]`:
  * serve the app-server protocol. stdio is the default. WebSocket binds loopback only unless
- * `--allow-non-loopback`, and always requires a bearer token: read from `--ws-token-file`, or
- * generated into `$MCPRT_HOME/app-server.token` (mode 0600). The token itself is never printed.
+ * `--allow-non-loopback`, and always requires a bearer token: read from `--ws-token-file` (which
+ * must be this user's and private: mode 0600), or generated into `$MCPRT_HOME/app-server.token`
+ * (a new 0600 file renamed into place). The token itself is never printed. A listen failure is
+ * one line and exit 1.
  */
 
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 import { AppServer, listenWebSocket, serveStdio } from '@mcprt/app-server';
-import { protectFromSandbox } from '@mcprt/runtime';
+import { assertPrivatePath, protectFromSandbox, writePrivateFileAtomic } from '@mcprt/runtime';
 
 import type { GlobalOptions } from '../args.js';
 import { parse, UsageError } from '../args.js';
@@ -94,6 +96,8 @@ function readOrCreateToken(
   home: string,
 ): { value: string; file: string } {
   if (file !== undefined) {
+    // Whoever can read (or replace) the token controls every thread of this app-server.
+    assertPrivatePath(file, { what: 'the --ws-token-file', secret: true });
     let value: string;
     try {
       value = readFileSync(file, 'utf8').trim();
@@ -107,9 +111,8 @@ function readOrCreateToken(
     return { value, file };
   }
   const generated = join(home, 'app-server.token');
-  mkdirSync(home, { recursive: true });
   const value = randomBytes(32).toString('base64url');
-  writeFileSync(generated, `${value}\n`, { mode: 0o600 });
-  chmodSync(generated, 0o600);
+  // A new 0600 file renamed into place: a symlink or hard link planted there is replaced.
+  writePrivateFileAtomic(generated, `${value}\n`);
   return { value, file: generated };
 }

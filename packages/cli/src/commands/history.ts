@@ -10,6 +10,7 @@ import { Runtime, type HistoryQuery, type ToolCallStatus } from '@mcprt/runtime'
 import type { GlobalOptions } from '../args.js';
 import { parse, UsageError } from '../args.js';
 import type { Io } from '../io.js';
+import { configFile } from '../runtime.js';
 
 const STATUSES: readonly ToolCallStatus[] = ['inProgress', 'completed', 'failed', 'cancelled'];
 
@@ -50,6 +51,7 @@ export async function historyCommand(
   if (!Number.isInteger(limit) || limit < 1 || limit > 500)
     throw new UsageError('history: --limit must be 1..500');
 
+  configFile(globals); // refuses an unsafe home first
   const runtime = Runtime.load({
     ...(globals.home !== undefined ? { home: globals.home } : {}),
     ...(globals.codexHome !== undefined ? { codexHome: globals.codexHome } : {}),

@@ -99,7 +99,7 @@ export class SqliteHistoryStore implements HistorySink {
     this.redactor = new Redactor(options.redactKeys, {
       replaceDefaults: options.redactKeysReplace === true,
     });
-    mkdirSync(dirname(file), { recursive: true });
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     this.db = new Database(file);
     chmodSync(file, 0o600);
     this.db.pragma('journal_mode = WAL');
