@@ -9,12 +9,9 @@ import type { ServerStatus } from '@mcprt/runtime';
 export type StatusDetail = 'full' | 'toolsAndAuthOnly';
 
 export function toWireStatus(s: ServerStatus, detail: StatusDetail, live: boolean) {
-  const tools: Record<string, Readonly<Record<string, unknown>>> = {};
-  const modelToolNames: Record<string, string> = {};
-  for (const t of s.tools) {
-    tools[t.name] = t.definition;
-    modelToolNames[t.name] = t.modelName;
-  }
+  // Tool names are the server's: `Object.fromEntries` makes each an own key (`__proto__` too).
+  const tools = Object.fromEntries(s.tools.map((t) => [t.name, t.definition]));
+  const modelToolNames = Object.fromEntries(s.tools.map((t) => [t.name, t.modelName]));
   const info = s.serverInfo;
   return {
     name: s.name,

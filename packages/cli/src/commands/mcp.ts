@@ -146,12 +146,13 @@ function add(argv: readonly string[], globals: GlobalOptions, io: Io): number {
       throw new UsageError('mcp add: --bearer-token-env-var needs --url');
     table['command'] = command[0];
     if (command.length > 1) table['args'] = command.slice(1);
-    const env: Record<string, string> = {};
-    for (const pair of values.env ?? []) {
-      const eq = pair.indexOf('=');
-      if (eq <= 0) throw new UsageError(`mcp add: --env expects KEY=VALUE, got '${pair}'`);
-      env[pair.slice(0, eq)] = pair.slice(eq + 1);
-    }
+    const env = Object.fromEntries(
+      (values.env ?? []).map((pair) => {
+        const eq = pair.indexOf('=');
+        if (eq <= 0) throw new UsageError(`mcp add: --env expects KEY=VALUE, got '${pair}'`);
+        return [pair.slice(0, eq), pair.slice(eq + 1)];
+      }),
+    );
     if (Object.keys(env).length > 0) table['env'] = env;
   }
   const scope: RegistrationScope = { environmentId: values.environment ?? null, name };

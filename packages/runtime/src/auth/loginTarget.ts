@@ -79,10 +79,10 @@ export function staticHeaders(
   env: NodeJS.ProcessEnv,
 ): Record<string, string> {
   if (config.transport.type !== 'streamable_http') return {};
-  const headers: Record<string, string> = { ...config.transport.httpHeaders };
+  const headers = new Map(Object.entries(config.transport.httpHeaders));
   for (const [header, variable] of Object.entries(config.transport.envHttpHeaders)) {
     const value = env[variable];
-    if (value !== undefined && value.trim() !== '') headers[header] = value;
+    if (value !== undefined && value.trim() !== '') headers.set(header, value);
   }
-  return headers;
+  return Object.fromEntries(headers);
 }

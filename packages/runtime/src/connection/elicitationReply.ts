@@ -16,13 +16,14 @@ export function applyElicitationDefaults(
   schema: { properties?: Record<string, unknown> } | undefined,
   content: Record<string, unknown>,
 ): Record<string, unknown> {
-  const out = { ...content };
+  // Field names are the server's: entries, never `out[key] = …` (a `__proto__` field is data).
+  const entries = Object.entries(content);
   for (const [key, prop] of Object.entries(schema?.properties ?? {})) {
-    if (out[key] !== undefined) continue;
+    if (Object.hasOwn(content, key) && content[key] !== undefined) continue;
     const value = (prop as { default?: unknown } | null)?.default;
-    if (value !== undefined) out[key] = structuredClone(value);
+    if (value !== undefined) entries.push([key, structuredClone(value)]);
   }
-  return out;
+  return Object.fromEntries(entries);
 }
 
 /** Defaults applied, then validated; throws an InvalidParams ProtocolError on a mismatch. */

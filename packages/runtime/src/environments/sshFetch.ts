@@ -34,8 +34,9 @@ export function socketFetch(
       throw describe(url, error);
     }
     const body = request.body === null ? null : Buffer.from(await request.arrayBuffer());
-    const headers: OutgoingHttpHeaders = {};
-    request.headers.forEach((value, key) => (headers[key] = value));
+    const named = new Map<string, string>();
+    request.headers.forEach((value, key) => named.set(key, value));
+    const headers: OutgoingHttpHeaders = Object.fromEntries(named);
     headers['host'] = url.host;
     if (body !== null) headers['content-length'] = String(body.length);
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;

@@ -27,20 +27,21 @@ export function buildStdioEnv(
   isLocal: boolean,
   processEnv: NodeJS.ProcessEnv,
 ): Record<string, string> {
-  const env: Record<string, string> = {};
+  // Names come from config (a remote host's too): a Map, never `env[name] = …`.
+  const env = new Map<string, string>();
   if (isLocal) {
     for (const name of STDIO_ENV_ALLOW_LIST) {
       const value = processEnv[name];
-      if (value !== undefined) env[name] = value;
+      if (value !== undefined) env.set(name, value);
     }
   }
   for (const ref of transport.envVars) {
     if (ref.source === 'remote') continue;
     const value = processEnv[ref.name];
-    if (value !== undefined) env[ref.name] = value;
+    if (value !== undefined) env.set(ref.name, value);
   }
-  Object.assign(env, transport.env);
-  return env;
+  for (const [name, value] of Object.entries(transport.env)) env.set(name, value);
+  return Object.fromEntries(env);
 }
 
 /** Values of every variable this server's launch reads: part of its connection identity. */
@@ -48,7 +49,5 @@ export function referencedEnvValues(
   names: readonly string[],
   processEnv: NodeJS.ProcessEnv,
 ): Record<string, string | null> {
-  const out: Record<string, string | null> = {};
-  for (const name of names) out[name] = processEnv[name] ?? null;
-  return out;
+  return Object.fromEntries(names.map((name) => [name, processEnv[name] ?? null]));
 }

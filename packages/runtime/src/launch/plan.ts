@@ -44,11 +44,13 @@ export function planLaunch(
   }
   const access = environment.http();
   if (access.kind === 'unsupported') throw new LaunchPlanError(access.reason);
-  const headers: Record<string, string> = { ...t.httpHeaders };
+  // Header names come from config: a Map, never `headers[name] = …`.
+  const named = new Map(Object.entries(t.httpHeaders));
   for (const [header, varName] of Object.entries(t.envHttpHeaders)) {
     const value = ctx.processEnv[varName];
-    if (value !== undefined && value.trim() !== '') headers[header] = value;
+    if (value !== undefined && value.trim() !== '') named.set(header, value);
   }
+  const headers: Record<string, string> = Object.fromEntries(named);
   if (t.bearerTokenEnvVar !== null) {
     const token = ctx.processEnv[t.bearerTokenEnvVar];
     const who = `Environment variable ${t.bearerTokenEnvVar} for MCP server '${scopeLabel(config.scope)}'`;

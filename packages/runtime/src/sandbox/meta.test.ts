@@ -58,13 +58,12 @@ describe('buildCallMeta', () => {
     expect(buildCallMeta(undefined, null)).toBeUndefined();
   });
 
-  it('keeps a __proto__ key of the client as data', () => {
-    const client = JSON.parse('{"__proto__":{"x":1},"codex/sandbox-state":0}') as Record<
-      string,
-      unknown
-    >;
+  it('drops __proto__, constructor and prototype keys of the client (issue #14)', () => {
+    const client = JSON.parse(
+      '{"__proto__":{"x":1},"constructor":{},"prototype":1,"codex/sandbox-state":0,"k":1}',
+    ) as Record<string, unknown>;
     const meta = withoutSandboxKeys(client);
-    expect(Object.keys(meta)).toEqual(['__proto__']);
+    expect(Object.keys(meta)).toEqual(['k']);
     expect(Object.getPrototypeOf(meta)).toBe(Object.prototype);
   });
 });

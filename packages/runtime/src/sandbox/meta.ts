@@ -1,7 +1,7 @@
 /**
  * Building a tool call's `_meta` under the sandbox contract: `codex/sandbox-*` keys supplied by a
  * client or the model (in `_meta` or in the arguments' own `_meta`) are removed — authority comes
- * only from the thread — and, for opted-in servers, the thread's state is added under both keys
+ * only from the thread — as are `__proto__`, `constructor` and `prototype`, and, for opted-in servers, the thread's state is added under both keys
  * (the very value the host gave, never copied or rebuilt) plus the launcher when there is one.
  * Inputs are never mutated: a changed object is a shallow copy.
  */
@@ -18,10 +18,22 @@ export interface LauncherMeta {
   readonly codexExecutable: string;
 }
 
-/** `meta` without any `codex/sandbox-*` key (the same object when there is none). */
+/**
+ * Keys that mean a prototype to JavaScript: a server that copies `_meta` with `Object.assign` or
+ * `obj[key] = …` would give its copy an attacker's prototype (inherited fake `codex/sandbox-*`
+ * keys). Never forwarded.
+ */
+const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+const dropped = (key: string) => isSandboxKey(key) || PROTOTYPE_KEYS.has(key);
+
+/**
+ * `meta` without any `codex/sandbox-*` key and without `__proto__`, `constructor` and
+ * `prototype` (the same object when there is none).
+ */
 export function withoutSandboxKeys(meta: Record<string, unknown>): Record<string, unknown> {
-  if (!Object.keys(meta).some(isSandboxKey)) return meta;
-  return Object.fromEntries(Object.entries(meta).filter(([key]) => !isSandboxKey(key)));
+  if (!Object.keys(meta).some(dropped)) return meta;
+  return Object.fromEntries(Object.entries(meta).filter(([key]) => !dropped(key)));
 }
 
 /**

@@ -165,7 +165,9 @@ export function createForm(schema: unknown): FormState | { error: string } {
   const props = (schema as { properties: Record<string, Obj> }).properties;
   return {
     fields: built.fields,
-    values: built.fields.map((f) => initialValue(f, props[f.key] ?? {})),
+    values: built.fields.map((f) =>
+      initialValue(f, Object.hasOwn(props, f.key) ? props[f.key]! : {}),
+    ),
     focus: 0,
     errors: built.fields.map(() => null),
     attempted: false,
@@ -363,10 +365,12 @@ export function submit(state: FormState): {
   const first = errors.findIndex((e) => e !== null);
   if (first >= 0)
     return { state: { ...state, errors, attempted: true, focus: first }, content: null };
-  const content: Record<string, unknown> = {};
-  state.fields.forEach((f, i) => {
-    const v = contentValue(f, state.values[i]!);
-    if (v !== undefined) content[f.key] = v;
-  });
+  // Field names are the server's: built from entries, so `__proto__` is a field like any other.
+  const content: Record<string, unknown> = Object.fromEntries(
+    state.fields.flatMap((f, i) => {
+      const v = contentValue(f, state.values[i]!);
+      return v === undefined ? [] : [[f.key, v] as const];
+    }),
+  );
   return { state: { ...state, errors, attempted: true }, content };
 }
