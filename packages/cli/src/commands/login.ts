@@ -13,6 +13,7 @@ import { createInterface } from 'node:readline';
 import type { ClientRegistrationMode, PendingOAuthLogin } from '@mcprt/runtime';
 
 import type { GlobalOptions } from '../args.js';
+import { browserCommand } from '../browser.js';
 import { parse, UsageError } from '../args.js';
 import type { Io } from '../io.js';
 import { openRuntime } from '../runtime.js';
@@ -124,16 +125,20 @@ function readPastedRedirects(pending: PendingOAuthLogin, io: Io): () => void {
   };
 }
 
-/** Best effort: the platform's URL opener; the printed URL works without it. */
+/**
+ * Best effort: the platform's URL opener, without a shell and for http(s) URLs only (browser.ts);
+ * the printed URL works without it.
+ */
 function openBrowser(pending: PendingOAuthLogin): () => void {
-  const [cmd, args] =
-    process.platform === 'darwin'
-      ? ['open', [pending.authorizationUrl]]
-      : process.platform === 'win32'
-        ? ['cmd', ['/c', 'start', '', pending.authorizationUrl]]
-        : ['xdg-open', [pending.authorizationUrl]];
+  const command = browserCommand(pending.authorizationUrl, process.platform, process.env);
+  if (command === null) return () => undefined;
   try {
-    const child = spawn(cmd as string, args as string[], { stdio: 'ignore', detached: true });
+    const child = spawn(command.file, [...command.args], {
+      stdio: 'ignore',
+      detached: true,
+      shell: false,
+      windowsHide: true,
+    });
     child.on('error', () => undefined);
     child.unref();
   } catch {
