@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 
 import { describe, expect, it } from 'vitest';
 
+import { truncate, wrap } from '../../packages/tui/src/text/fit.js';
 import { arr, ECHO_SERVER, makeHome, NODE, q, REPO_ROOT } from '../helpers/fixtures.js';
 import { CLI } from '../helpers/rpcClient.js';
 
@@ -52,5 +53,14 @@ describe('the CLI never prints terminal escapes a server sent', () => {
     expect(r.stdout).toMatch(/before.*clip.*cleared.*titled.*red.*csi.*return.*bs after/);
     expect(r.stdout).not.toMatch(CONTROL);
     expect(r.stderr).not.toMatch(CONTROL);
+  });
+
+  it('the TUI fits server text with the same sanitiser', () => {
+    const lines = [...wrap(HOSTILE, 200), truncate(HOSTILE, 200)];
+    for (const line of lines) {
+      expect(line).not.toMatch(CONTROL);
+      expect(line).not.toContain('pwned title');
+    }
+    expect(lines.join(' ')).toMatch(/before.*clip.*cleared.*titled.*red.*csi/);
   });
 });
