@@ -1,8 +1,8 @@
 /**
  * The app-server over stdio: one JSONL message per line on stdin, one per line on stdout.
  * Logs go to stderr. Ends (and shuts down every thread) when stdin closes. The connection is
- * privileged (it belongs to the process that started the app-server): see `AppServer.attach`. Messages written in
- * the same tick are coalesced into one write (fewer syscalls per tool call).
+ * privileged (it belongs to the process that started the app-server): see `AppServer.attach`.
+ * Messages written in the same tick are coalesced into one write (fewer syscalls per tool call).
  */
 
 import type { Writable } from 'node:stream';

@@ -2,8 +2,8 @@
  * The app-server over WebSocket. Binds to loopback unless told otherwise; every upgrade must
  * carry `Authorization: Bearer <token>` (compared in constant time), else HTTP 401 before any
  * frame is exchanged. A listen failure (port in use, unknown address) is a `ListenError` with one
- * clear sentence, never an unhandled `error` event. Frames larger than the message limit close that connection (1009); others
- * are unaffected.
+ * clear sentence, never an unhandled `error` event. Frames larger than the message limit close
+ * that connection (1009); others are unaffected.
  */
 
 import { timingSafeEqual } from 'node:crypto';
