@@ -13,6 +13,7 @@ import {
   mkdtempSync,
   readFileSync,
   realpathSync,
+  rmSync,
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
@@ -80,6 +81,7 @@ describe('a sandboxed command cannot reach the host’s authority', () => {
     await host?.close();
     await server?.stop();
     bus?.stop();
+    rmSync(outside, { recursive: true, force: true });
   });
 
   const run = async (command: string, args: string[]) => {
