@@ -22,7 +22,9 @@ export type McprtErrorCode =
   | 'oauth_login_failed'
   | 'oauth_refresh_failed'
   | 'oauth_authorization_required'
-  | 'oauth_credentials_store';
+  | 'oauth_credentials_store'
+  | 'oauth_secret_unavailable'
+  | 'skill_verification_failed';
 
 /** Base class: `code` is the machine-readable kind; `message` is meant for people. */
 export class McprtError extends Error {

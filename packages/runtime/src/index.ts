@@ -44,6 +44,9 @@ export {
   AuthorizationRequiredError,
   CredentialStoreError,
 } from './auth/errors.js';
+export { OAuthSecretError } from './auth/secrets.js';
+export { WorkloadIdentityRefusedError } from './auth/workloadIdentity.js';
+export { DpopUnsupportedError } from './auth/dpop.js';
 export { credentialStoreKey, credentialName } from './auth/credentialKey.js';
 export { REFRESH_MARGIN_MS } from './auth/credentialSlot.js';
 export { CREDENTIALS_FILE_NAME } from './auth/store/fileStore.js';
@@ -52,6 +55,7 @@ export type { StoredCredential, CredentialStore } from './auth/store/types.js';
 export type {
   AuthStatus,
   MachineClient,
+  SecretValue,
   PreRegisteredClient,
   HostClient,
   RuntimeOAuthOptions,
@@ -78,6 +82,15 @@ export type {
   StatusResourceTemplate,
 } from './manager/status.js';
 export type { InventoryTool, ToolDefinition } from './inventory/inventory.js';
+export { SkillVerificationError } from './skills/types.js';
+export type {
+  SkillEntry,
+  SkillFile,
+  SkillFileEntry,
+  SkillFileRequest,
+  SkillListing,
+  SkillVerificationReason,
+} from './skills/types.js';
 export type {
   ElicitationHandler,
   ElicitationRequest,

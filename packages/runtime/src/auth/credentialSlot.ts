@@ -9,16 +9,28 @@
  */
 
 import { OAuthError, refreshAuthorization } from '@modelcontextprotocol/client';
-import type { FetchLike, OAuthClientInformationMixed } from '@modelcontextprotocol/client';
+import type {
+  DpopSession,
+  FetchLike,
+  OAuthClientInformationMixed,
+} from '@modelcontextprotocol/client';
 
 import type { RegistrationScope } from '../scope.js';
 import { scopeLabel } from '../scope.js';
+import { sessionFromStored } from './dpop.js';
 import { AuthorizationRequiredError, loginCommand, TokenRefreshError } from './errors.js';
 import { redactSecrets, secretsOf } from './store/types.js';
 import type { CredentialStore, StoredCredential } from './store/types.js';
 
 /** Refresh when the access token expires within this margin. */
 export const REFRESH_MARGIN_MS = 30_000;
+
+/** The server's last `WWW-Authenticate` challenge (`dpop`: it used the `DPoP` scheme). */
+export interface CredentialChallenge {
+  readonly resourceMetadataUrl?: URL;
+  readonly scope?: string;
+  readonly dpop?: boolean;
+}
 
 /** OAuth errors after which a refresh can never succeed: the user must log in again. */
 const FATAL_REFRESH_ERRORS = new Set(['invalid_grant', 'invalid_client', 'unauthorized_client']);
@@ -28,7 +40,9 @@ export class CredentialSlot {
   /** Scopes a server asked for with `insufficient_scope`; the next login adds them. */
   stepUpScopes: string[] = [];
   /** The server's last `WWW-Authenticate` challenge (a login starts discovery from it). */
-  challenge: { resourceMetadataUrl?: URL; scope?: string } | null = null;
+  challenge: CredentialChallenge | null = null;
+  /** The DPoP session of the stored key, by the key's public part. */
+  private dpopCache: { id: string; session: Promise<DpopSession> } | null = null;
 
   constructor(
     readonly key: string,
@@ -71,6 +85,23 @@ export class CredentialSlot {
     await this.refresh(record.access_token, fetchFn);
   }
 
+  /** The session of the DPoP key the stored tokens are bound to (undefined: Bearer tokens). */
+  dpopSession(record: StoredCredential | null = this.read()): Promise<DpopSession> | undefined {
+    const stored = record?.dpop_key;
+    if (!stored) return undefined;
+    const id = `${stored.alg}:${String(stored.jwk['x'] ?? '')}:${String(stored.jwk['n'] ?? '')}`;
+    if (this.dpopCache?.id !== id) this.dpopCache = { id, session: sessionFromStored(stored) };
+    return this.dpopCache.session;
+  }
+
+  /** The stored access token when it is DPoP-bound (presented with the `DPoP` scheme). */
+  dpopBoundToken(): string | undefined {
+    const record = this.read();
+    return record?.dpop_key && record.token_type?.toLowerCase() === 'dpop'
+      ? record.access_token
+      : undefined;
+  }
+
   notLoggedIn(): AuthorizationRequiredError {
     return new AuthorizationRequiredError(
       `The ${scopeLabel(this.scope)} MCP server is not logged in. Run \`${loginCommand(this.scope)}\`.`,
@@ -110,6 +141,8 @@ export class CredentialSlot {
         clientInformation: record.client as OAuthClientInformationMixed,
         refreshToken: record.refresh_token,
         ...(record.resource !== undefined ? { resource: new URL(record.resource) } : {}),
+        // A DPoP-bound refresh token is redeemed with a proof from the same key (RFC 9449 §5).
+        ...(record.dpop_key ? { dpop: await this.dpopSession(record)! } : {}),
         fetchFn,
       });
     } catch (error) {

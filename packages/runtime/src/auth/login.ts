@@ -12,19 +12,19 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import {
   auth,
   discoverOAuthProtectedResourceMetadata,
-  extractWWWAuthenticateParams,
   IssuerMismatchError,
   LATEST_PROTOCOL_VERSION,
 } from '@modelcontextprotocol/client';
 import type { AuthOptions, FetchLike } from '@modelcontextprotocol/client';
 
-import type { ServerConfig } from '../config/types.js';
+import type { DpopSetting, ServerConfig } from '../config/types.js';
 import { scopeLabel } from '../scope.js';
 import { CallbackListener } from './callbackListener.js';
 import { describeError } from './credentialSlot.js';
-import type { CredentialSlot } from './credentialSlot.js';
+import type { CredentialChallenge, CredentialSlot } from './credentialSlot.js';
 import { OAuthLoginError } from './errors.js';
 import { LoginProvider } from './loginProvider.js';
+import { challengeOf } from './transportAuth.js';
 import type { StoredCredential } from './store/types.js';
 import type { ClientRegistrationMode, OAuthLoginResult, PendingOAuthLogin } from './types.js';
 
@@ -40,6 +40,8 @@ export interface LoginParams {
   readonly registration: ClientRegistrationMode;
   readonly preRegistered?: { clientId: string; clientSecret?: string };
   readonly clientMetadataUrl?: string;
+  /** `oauth.dpop`. */
+  readonly dpop: DpopSetting;
   readonly callbackPort: number | null;
   readonly callbackUrl: string | null;
   readonly timeoutMs: number;
@@ -79,6 +81,7 @@ export async function startLogin(params: LoginParams): Promise<PendingOAuthLogin
   let resourceMetadataUrl: URL | undefined;
   let scope = resolved.scope;
   let skipIssuer = false;
+  let challengedDpop = false;
   try {
     await listener.open();
     provider = new LoginProvider({
@@ -92,12 +95,15 @@ export async function startLogin(params: LoginParams): Promise<PendingOAuthLogin
       ...(config.oauthResource !== null ? { resource: config.oauthResource } : {}),
       serverLabel: label,
       state,
+      dpop: params.dpop,
+      challengedDpop: () => challengedDpop,
     });
     const challenge =
       slot.challenge?.resourceMetadataUrl || slot.challenge?.scope
         ? slot.challenge
         : await probeChallenge(serverUrl, params.headers, fetchFn);
     resourceMetadataUrl = challenge.resourceMetadataUrl;
+    challengedDpop = challenge.dpop === true;
     if (scope === undefined && !resolved.omitScope) scope = challenge.scope;
     const options: AuthOptions = {
       serverUrl,
@@ -147,6 +153,11 @@ export async function startLogin(params: LoginParams): Promise<PendingOAuthLogin
       });
       if (result !== 'AUTHORIZED' || !provider.saved || !provider.client) {
         throw new OAuthLoginError('OAuth provider did not return credentials');
+      }
+      if (params.dpop === 'required' && provider.saved.token_type?.toLowerCase() !== 'dpop') {
+        throw new OAuthLoginError(
+          `failed to login to MCP server '${label}': the authorization server issued a ${provider.saved.token_type} token, not a DPoP-bound one (oauth.dpop = "required")`,
+        );
       }
       const record = toRecord(config, provider, scope, params.now());
       params.save(record);
@@ -209,7 +220,7 @@ async function probeChallenge(
   serverUrl: string,
   headers: Record<string, string>,
   fetchFn: FetchLike,
-): Promise<{ resourceMetadataUrl?: URL; scope?: string }> {
+): Promise<CredentialChallenge> {
   try {
     const response = await fetchFn(serverUrl, {
       method: 'POST',
@@ -231,11 +242,7 @@ async function probeChallenge(
     });
     await response.text().catch(() => undefined);
     if (response.status !== 401 && response.status !== 403) return {};
-    const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(response);
-    return {
-      ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}),
-      ...(scope ? { scope } : {}),
-    };
+    return challengeOf(response);
   } catch {
     return {};
   }
@@ -277,5 +284,8 @@ function toRecord(
         }
       : {}),
     ...(provider.resource !== undefined ? { resource: provider.resource } : {}),
+    ...(provider.dpopKey && tokens.token_type?.toLowerCase() === 'dpop'
+      ? { dpop_key: provider.dpopKey }
+      : {}),
   };
 }

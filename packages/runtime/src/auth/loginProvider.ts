@@ -7,6 +7,7 @@
  */
 
 import type {
+  DpopSession,
   OAuthClientMetadata,
   OAuthClientProvider,
   OAuthDiscoveryState,
@@ -14,6 +15,9 @@ import type {
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 
+import type { DpopSetting } from '../config/types.js';
+import { chooseDpopAlgorithm, newStoredDpopKey } from './dpop.js';
+import type { StoredDpopKey } from './dpop.js';
 import { OAuthLoginError } from './errors.js';
 import type { ClientRegistrationMode } from './types.js';
 
@@ -30,6 +34,9 @@ export interface LoginProviderOptions {
   readonly serverLabel: string;
   /** The `state` the callback must echo. */
   readonly state: string;
+  /** `oauth.dpop`; `challengedDpop`: the server's challenge used the `DPoP` scheme. */
+  readonly dpop: DpopSetting;
+  readonly challengedDpop: () => boolean;
 }
 
 export class LoginProvider implements OAuthClientProvider {
@@ -40,6 +47,9 @@ export class LoginProvider implements OAuthClientProvider {
   resource: string | undefined;
   clientMetadataUrl?: string;
   validateResourceURL?: (serverUrl: string | URL, resource?: string) => Promise<URL | undefined>;
+  /** The DPoP key the tokens are bound to (stored with them), once one was made. */
+  dpopKey: StoredDpopKey | undefined;
+  private dpopChoice: Promise<DpopSession | undefined> | undefined;
   private verifier = '';
 
   constructor(private readonly options: LoginProviderOptions) {
@@ -115,6 +125,29 @@ export class LoginProvider implements OAuthClientProvider {
       );
     }
     this.discovery = state;
+    // `required` without support fails before anyone is sent to the authorization page.
+    if (this.options.dpop === 'required') this.dpopAlgorithm();
+  }
+
+  private dpopAlgorithm() {
+    return chooseDpopAlgorithm(
+      this.options.dpop,
+      { challenged: this.options.challengedDpop(), discovery: this.discovery },
+      this.options.serverLabel,
+    );
+  }
+
+  /** RFC 9449: the SDK signs the token request (and later refreshes) with this key. */
+  dpop(): Promise<DpopSession | undefined> | undefined {
+    if (this.discovery === undefined) return undefined;
+    this.dpopChoice ??= (async () => {
+      const alg = this.dpopAlgorithm();
+      if (alg === null) return undefined;
+      const { session, stored } = await newStoredDpopKey(alg);
+      this.dpopKey = stored;
+      return session;
+    })();
+    return this.dpopChoice;
   }
 
   discoveryState(): OAuthDiscoveryState | undefined {

@@ -9,7 +9,10 @@ import type { FetchLike } from '@modelcontextprotocol/client';
 
 import type { McprtConfig, OAuthCredentialsStoreMode, ServerConfig } from '../config/types.js';
 import type { RegistrationScope } from '../scope.js';
+import { scopeLabel } from '../scope.js';
 import { credentialStoreKey } from './credentialKey.js';
+import { OAuthLoginError } from './errors.js';
+import { configuredClient } from './machineClients.js';
 import { CredentialSlot } from './credentialSlot.js';
 import { DEFAULT_LOGIN_TIMEOUT_MS, startLogin } from './login.js';
 import { selectCredentialStore } from './store/selectStore.js';
@@ -38,6 +41,8 @@ export class RuntimeAuth {
     config: McprtConfig,
     private readonly home: string,
     private readonly options: RuntimeOAuthOptions = {},
+    /** Where `*_env_var` secrets of `[oauth]` tables are read. */
+    private readonly processEnv: NodeJS.ProcessEnv = process.env,
   ) {
     this.now = options.now ?? Date.now;
     this.mode = config.mcpOAuthCredentialsStore;
@@ -91,6 +96,24 @@ export class RuntimeAuth {
   }
 
   /**
+   * The client of a registration: the host's (library option) first, else the one its `[oauth]`
+   * table configures — whose secrets are read now (an `OAuthSecretError` names what is missing).
+   */
+  clientFor(config: ServerConfig): HostClient | undefined {
+    return (
+      this.hostClient(config.scope) ??
+      configuredClient(config.oauth, this.processEnv, scopeLabel(config.scope))
+    );
+  }
+
+  /** True when the registration gets tokens without a person (host or config, no secret read). */
+  private hasMachineClient(config: ServerConfig): boolean {
+    const host = this.hostClient(config.scope);
+    if (host !== undefined) return host.kind !== 'pre_registered';
+    return config.oauth !== null && config.oauth.grant !== 'authorization_code';
+  }
+
+  /**
    * Authentication for one HTTP transport, or null when the server authenticates with a static
    * `Authorization` (bearer token variable or header): that always wins, as in Codex.
    */
@@ -98,8 +121,11 @@ export class RuntimeAuth {
     if (!mayUseCredentials(config)) return null;
     const slot = this.slot(config);
     if (!slot || hasStaticAuthorization(config)) return null;
-    const client = this.hostClient(config.scope);
-    return transportAuth(slot, client?.kind === 'pre_registered' ? undefined : client, baseFetch);
+    const client = this.hasMachineClient(config) ? this.clientFor(config) : undefined;
+    return transportAuth(slot, client?.kind === 'pre_registered' ? undefined : client, baseFetch, {
+      dpop: config.oauth?.dpop ?? 'auto',
+      server: scopeLabel(config.scope),
+    });
   }
 
   /** Codex's rules, with stored credentials and the connection's own answer. */
@@ -107,8 +133,7 @@ export class RuntimeAuth {
     if (config?.transport.type !== 'streamable_http' || !config.enabled) return 'unsupported';
     if (!mayUseCredentials(config)) return 'unsupported';
     if (hasStaticAuthorization(config)) return 'bearerToken';
-    const client = this.hostClient(config.scope);
-    if (client !== undefined && client.kind !== 'pre_registered') return 'oAuth';
+    if (this.hasMachineClient(config)) return 'oAuth';
     try {
       if (this.slot(config)?.read()) return 'oAuth';
     } catch {
@@ -129,7 +154,14 @@ export class RuntimeAuth {
     const slot = this.slot(config);
     // Fail before anyone opens a browser when the store cannot be used (`keyring` without one).
     if (slot) this.storeValue.get(slot.key);
-    const host = this.hostClient(config.scope);
+    if (this.hasMachineClient(config)) {
+      const grant = config.oauth?.grant ?? 'authorization_code';
+      throw new OAuthLoginError(
+        `MCP server \`${scopeLabel(config.scope)}\` gets its OAuth tokens without a login (${grant === 'authorization_code' ? 'a machine client supplied by the host' : `oauth.grant = "${grant}"`})`,
+        { reason: 'target' },
+      );
+    }
+    const host = this.clientFor(config);
     const preRegistered =
       host?.kind === 'pre_registered'
         ? {
@@ -150,6 +182,7 @@ export class RuntimeAuth {
       ...(this.options.clientMetadataUrl !== undefined
         ? { clientMetadataUrl: this.options.clientMetadataUrl }
         : {}),
+      dpop: config.oauth?.dpop ?? 'auto',
       callbackPort: config.oauth?.callbackPort ?? this.callback.port,
       callbackUrl: config.oauth?.callbackUrl ?? this.callback.url,
       timeoutMs: options.timeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS,

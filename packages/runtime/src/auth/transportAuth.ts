@@ -4,23 +4,31 @@
  * `AuthProvider` over the stored credential — `token()` refreshes 30 s before expiry,
  * `onUnauthorized()` refreshes once after an `invalid_token` 401 (the transport then retries
  * once) and otherwise says "not logged in" — so a connection never opens a browser or registers
- * a client. A `403 insufficient_scope` surfaces as the SDK's `InsufficientScopeError`; the fetch
- * wrapper records the scopes asked for, so the next login requests them too (step-up). Machine
- * clients (client credentials, private-key JWT, cross-app access) use the SDK's own providers,
- * which fetch tokens without a person.
+ * a client; a DPoP-bound credential is presented with the SDK's `withDpop` (the `DPoP` scheme and
+ * a fresh proof per request from the stored key). A `403 insufficient_scope` surfaces as the
+ * SDK's `InsufficientScopeError`; the fetch wrapper records the scopes asked for, so the next
+ * login requests them too (step-up). Machine clients (client credentials, private-key JWT,
+ * workload identity, enterprise-managed authorization) use SDK providers, which fetch tokens
+ * without a person — DPoP-bound with an in-memory key when `oauth.dpop` says so.
  */
 
 import {
-  ClientCredentialsProvider,
   computeScopeUnion,
-  CrossAppAccessProvider,
   extractWWWAuthenticateParams,
-  PrivateKeyJwtProvider,
-  requestJwtAuthorizationGrant,
+  withDpop,
 } from '@modelcontextprotocol/client';
-import type { AuthProvider, FetchLike, OAuthClientProvider } from '@modelcontextprotocol/client';
+import type {
+  AuthProvider,
+  DpopSession,
+  FetchLike,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+} from '@modelcontextprotocol/client';
 
-import type { CredentialSlot } from './credentialSlot.js';
+import type { DpopSetting } from '../config/types.js';
+import type { CredentialChallenge, CredentialSlot } from './credentialSlot.js';
+import { chooseDpopAlgorithm, memoryDpopSession } from './dpop.js';
+import { machineProvider } from './machineClients.js';
 import type { MachineClient } from './types.js';
 
 export interface TransportAuth {
@@ -28,13 +36,24 @@ export interface TransportAuth {
   readonly fetch: FetchLike;
 }
 
+export interface TransportAuthOptions {
+  readonly dpop: DpopSetting;
+  /** Labels the registration in messages. */
+  readonly server: string;
+}
+
 export function transportAuth(
   slot: CredentialSlot,
   machine: MachineClient | undefined,
   baseFetch: FetchLike,
+  options: TransportAuthOptions,
 ): TransportAuth {
-  const fetchFn = recordStepUp(slot, baseFetch);
-  if (machine) return { authProvider: machineProvider(machine), fetch: fetchFn };
+  const fetchFn = recordChallenges(slot, baseFetch);
+  if (machine) {
+    const provider = machineProvider(machine, options.server);
+    if (options.dpop !== 'off') attachDpop(provider, slot, options);
+    return { authProvider: provider, fetch: fetchFn };
+  }
   let sent: string | undefined;
   const provider: AuthProvider = {
     token: async () => {
@@ -47,13 +66,24 @@ export function transportAuth(
       await slot.refreshAfterRejection(sent, baseFetch);
     },
   };
-  return { authProvider: provider, fetch: fetchFn };
+  // A DPoP-bound credential (stored with its key): `Authorization: DPoP …` plus a proof.
+  const dpopFetch = withDpop(
+    () => slot.dpopSession(),
+    () => slot.dpopBoundToken(),
+  )(fetchFn);
+  return { authProvider: provider, fetch: dpopFetch };
 }
 
-/** Remember `insufficient_scope` challenges (the response itself passes through unchanged). */
-function recordStepUp(slot: CredentialSlot, baseFetch: FetchLike): FetchLike {
+/**
+ * Remember the server's challenges: `401` (its `resource_metadata`, scope and scheme — `DPoP`
+ * tells `auto` the server takes DPoP-bound tokens) and `insufficient_scope` (the response itself
+ * passes through unchanged).
+ */
+function recordChallenges(slot: CredentialSlot, baseFetch: FetchLike): FetchLike {
   return async (url, init) => {
     const response = await baseFetch(url, init);
+    if (response.status === 401 && response.headers.has('www-authenticate'))
+      slot.challenge = challengeOf(response);
     if (response.status === 403) {
       const { error, scope } = extractWWWAuthenticateParams(response);
       if (error === 'insufficient_scope') slot.challenge = challengeOf(response);
@@ -67,48 +97,41 @@ function recordStepUp(slot: CredentialSlot, baseFetch: FetchLike): FetchLike {
   };
 }
 
-function machineProvider(client: MachineClient): OAuthClientProvider {
-  switch (client.kind) {
-    case 'client_credentials':
-      return new ClientCredentialsProvider({
-        clientId: client.clientId,
-        clientSecret: client.clientSecret,
-        clientName: 'mcprt',
-      });
-    case 'private_key_jwt':
-      return new PrivateKeyJwtProvider({
-        clientId: client.clientId,
-        privateKey: client.privateKey,
-        algorithm: client.algorithm,
-        clientName: 'mcprt',
-      });
-    case 'cross_app_access': {
-      const idp = client.identityProvider;
-      return new CrossAppAccessProvider({
-        clientId: client.clientId,
-        clientSecret: client.clientSecret,
-        clientName: 'mcprt',
-        // SEP-990: trade the IdP's ID token for an ID-JAG at the IdP (RFC 8693), addressed to
-        // the MCP server's authorization server and resource; the SDK then redeems it there.
-        assertion: async (ctx) =>
-          (
-            await requestJwtAuthorizationGrant({
-              tokenEndpoint: idp.tokenEndpoint,
-              audience: ctx.authorizationServerUrl,
-              resource: ctx.resourceUrl,
-              idToken: idp.idToken,
-              clientId: idp.clientId,
-              ...(idp.clientSecret !== undefined ? { clientSecret: idp.clientSecret } : {}),
-              ...(ctx.scope !== undefined ? { scope: ctx.scope } : {}),
-              fetchFn: ctx.fetchFn,
-            })
-          ).jwtAuthGrant,
-      });
-    }
-  }
+/**
+ * DPoP for a machine client's SDK provider: the decision waits for discovery (the authorization
+ * server's algorithms, the server's metadata) and the server's challenge; the key lives in memory
+ * with the provider's tokens.
+ */
+function attachDpop(
+  provider: OAuthClientProvider,
+  slot: CredentialSlot,
+  options: TransportAuthOptions,
+): void {
+  let discovery: OAuthDiscoveryState | undefined;
+  let session: Promise<DpopSession | undefined> | undefined;
+  provider.saveDiscoveryState = (state) => {
+    discovery = state;
+  };
+  provider.dpop = () => {
+    if (discovery === undefined) return undefined;
+    session ??= (async () => {
+      const alg = chooseDpopAlgorithm(
+        options.dpop,
+        { challenged: slot.challenge?.dpop === true, discovery },
+        options.server,
+      );
+      return alg === null ? undefined : memoryDpopSession(alg);
+    })();
+    return session;
+  };
 }
 
-function challengeOf(response: Response): { resourceMetadataUrl?: URL; scope?: string } {
+export function challengeOf(response: Response): CredentialChallenge {
   const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(response);
-  return { ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), ...(scope ? { scope } : {}) };
+  const dpop = /(?:^|,)\s*dpop(?:\s|$|,)/i.test(response.headers.get('www-authenticate') ?? '');
+  return {
+    ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}),
+    ...(scope ? { scope } : {}),
+    ...(dpop ? { dpop } : {}),
+  };
 }

@@ -9,10 +9,16 @@ import type { RegistrationScope } from '../scope.js';
 /** Codex's `authStatus`: how a registration authenticates. */
 export type AuthStatus = 'unsupported' | 'notLoggedIn' | 'bearerToken' | 'oAuth';
 
+/** A secret given directly, or read when needed (a rotating file, a fresh ID token). */
+export type SecretValue = string | (() => string | Promise<string>);
+
 /**
  * Clients that get tokens without a person (extensions of the MCP authorization spec):
- * `client_credentials` with a client secret (HTTP Basic) or a private-key JWT, and SEP-990
- * cross-app access (an enterprise IdP's ID token traded for an ID-JAG).
+ * `client_credentials` with a client secret (HTTP Basic) or a private-key JWT, SEP-1933
+ * workload identity (the workload's own JWT redeemed with the RFC 7523 JWT-bearer grant), and
+ * SEP-990 enterprise-managed authorization / cross-app access (an enterprise IdP's ID token
+ * traded for an ID-JAG). The same clients can be configured in `config.toml` (`oauth.grant`),
+ * naming where each secret is read.
  */
 export type MachineClient =
   | {
@@ -29,14 +35,22 @@ export type MachineClient =
       readonly algorithm: string;
     }
   | {
+      readonly kind: 'workload_identity';
+      readonly clientId: string;
+      /** The workload's JWT (its audience is the authorization server); read per token request. */
+      readonly assertion: SecretValue;
+    }
+  | {
       readonly kind: 'cross_app_access';
       readonly clientId: string;
       readonly clientSecret: string;
       readonly identityProvider: {
-        readonly tokenEndpoint: string;
+        /** The IdP's token endpoint; or `issuer`, whose metadata names it. */
+        readonly tokenEndpoint?: string;
+        readonly issuer?: string;
         readonly clientId: string;
         readonly clientSecret?: string;
-        readonly idToken: string;
+        readonly idToken: SecretValue;
       };
     };
 

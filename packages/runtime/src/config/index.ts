@@ -12,7 +12,11 @@ export { addServerToFile, removeServerFromFile } from './edit.js';
 export type { AddServerOptions } from './edit.js';
 export { createLocator, locateKey, scanToml } from './locate.js';
 export type { KeyPath, Locator, SourcePosition, TomlEntry, TomlScan } from './locate.js';
-export { DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS } from './types.js';
+export {
+  DEFAULT_STARTUP_TIMEOUT_MS,
+  DEFAULT_TOOL_TIMEOUT_MS,
+  PROTOCOL_VERSION_SETTINGS,
+} from './types.js';
 export { launcherPathProblem } from './sandboxLauncher.js';
 export { DEFAULT_HISTORY, DEFAULT_MAX_RESULT_BYTES, DEFAULT_REDACT_KEYS } from './history.js';
 export type {
@@ -27,6 +31,11 @@ export type {
   McprtConfig,
   OAuthClientConfig,
   OAuthCredentialsStoreMode,
+  OAuthGrant,
+  DpopSetting,
+  SecretSource,
+  IdentityProviderConfig,
+  ProtocolVersionSetting,
   SandboxLauncherSetting,
   ServerConfig,
   SshEnvironmentConfig,

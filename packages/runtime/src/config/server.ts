@@ -10,8 +10,14 @@ import type { RegistrationScope } from '../scope.js';
 import type { Context } from './diagnostics.js';
 import { Sink } from './diagnostics.js';
 import { expectedOneOf, Fields, isTable, typeName } from './fields.js';
+import { notLent } from './lending.js';
+import { readOAuth } from './oauth.js';
 import type { KeyPath } from './locate.js';
-import { DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS } from './types.js';
+import {
+  DEFAULT_STARTUP_TIMEOUT_MS,
+  DEFAULT_TOOL_TIMEOUT_MS,
+  PROTOCOL_VERSION_SETTINGS,
+} from './types.js';
 import type {
   EnvVarRef,
   InvalidServerConfig,
@@ -60,6 +66,7 @@ const SERVER_KEYS = new Set([
   'oauth_resource',
   'tools',
   'name',
+  'protocol_version',
   ...SUPERVISION_KEYS,
 ]);
 
@@ -195,7 +202,7 @@ export function validateServer(
       }
     }
     f.enumeration('auth', ['oauth', 'chatgpt']);
-    oauth = readOAuth(f, warn);
+    oauth = readOAuth(f, error, warn, { untrusted, environmentId: scope.environmentId });
     oauthResource = f.string('oauth_resource');
     if (url !== null) {
       transport = { type: 'streamable_http', url, bearerTokenEnvVar, httpHeaders, envHttpHeaders };
@@ -233,6 +240,7 @@ export function validateServer(
   }
   const tools = readTools(f, warn);
   const supervision = readSupervision(f, error);
+  const protocolVersion = f.enumeration('protocol_version', PROTOCOL_VERSION_SETTINGS) ?? 'auto';
 
   if (sink.errorCount() > 0 || transport === null) return fail(enabled, required);
   return {
@@ -253,6 +261,7 @@ export function validateServer(
       defaultToolsApprovalMode,
       tools,
       supervision,
+      protocolVersion,
       location,
       ...(untrusted !== null ? { untrusted } : {}),
     },
@@ -277,11 +286,6 @@ function readSeconds(
 
 /** Keys that make a registration use OAuth credentials stored on this machine. */
 const OAUTH_KEYS = ['auth', 'oauth', 'scopes', 'oauth_resource'] as const;
-
-/** Why an untrusted registration may not read this machine's variable `name`. */
-function notLent(name: string, environmentId: string): string {
-  return `\`${name}\` is a variable of this machine: registrations from the remote host's own config may only read \`source = "remote"\` variables (to lend it, list it in \`remote_allow_env_vars\` of [environments.${environmentId}] in this machine's config)`;
-}
 
 function oauthNotLent(key: string, environmentId: string): string {
   return `\`${key}\` would use this machine's OAuth credentials, which are not lent to registrations from the remote host's own config (to lend them, set \`remote_allow_oauth = true\` in [environments.${environmentId}] in this machine's config)`;
@@ -344,20 +348,6 @@ function readEnvVars(
     if (name !== null) refs.push({ name, source });
   });
   return refs;
-}
-
-function readOAuth(
-  f: Fields,
-  warn: (path: KeyPath, problem: string) => void,
-): OAuthClientConfig | null {
-  const oauth = f.subTable('oauth');
-  if (oauth === null) return null;
-  oauth.unknownKeys(new Set(['client_id', 'callback_url', 'callback_port']), warn);
-  return {
-    clientId: oauth.string('client_id'),
-    callbackUrl: oauth.string('callback_url'),
-    callbackPort: oauth.integerInRange('callback_port', 1, 65535, 'callback_port'),
-  };
 }
 
 function readTools(

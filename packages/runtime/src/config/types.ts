@@ -52,10 +52,58 @@ export interface StreamableHttpTransportConfig {
 
 export type TransportConfig = StdioTransportConfig | StreamableHttpTransportConfig;
 
+/**
+ * `protocol_version`: which MCP revision to speak. `auto` probes with `server/discover`
+ * (2026-07-28) and falls back to the 2025 `initialize` handshake; a dated revision pins it.
+ */
+export type ProtocolVersionSetting = 'auto' | '2026-07-28' | '2025-11-25';
+
+export const PROTOCOL_VERSION_SETTINGS: readonly ProtocolVersionSetting[] = [
+  'auto',
+  '2026-07-28',
+  '2025-11-25',
+];
+
+/** How a registration gets OAuth tokens (`oauth.grant`, default `authorization_code`). */
+export type OAuthGrant =
+  'authorization_code' | 'client_credentials' | 'workload_identity' | 'enterprise_managed';
+
+/** `oauth.dpop`: DPoP-bound tokens (RFC 9449, SEP-1932). */
+export type DpopSetting = 'auto' | 'required' | 'off';
+
+/**
+ * Where a secret is read, on this machine, when a token is requested: an environment variable of
+ * the runtime's process or a file readable by its owner only. `key` names the config key
+ * (`oauth.client_secret_file`) for messages; the value itself is never part of the config.
+ */
+export type SecretSource =
+  | { readonly kind: 'env'; readonly name: string; readonly key: string }
+  | { readonly kind: 'file'; readonly path: string; readonly key: string };
+
+/** `[…oauth.identity_provider]`: the enterprise IdP of `grant = "enterprise_managed"`. */
+export interface IdentityProviderConfig {
+  /** Discovered through RFC 8414 / OpenID metadata when set (instead of `tokenEndpoint`). */
+  readonly issuer: string | null;
+  readonly tokenEndpoint: string | null;
+  readonly clientId: string;
+  readonly clientSecret: SecretSource | null;
+  /** The user's ID token at that IdP (traded for an ID-JAG). */
+  readonly idToken: SecretSource;
+}
+
 export interface OAuthClientConfig {
   readonly clientId: string | null;
   readonly callbackUrl: string | null;
   readonly callbackPort: number | null;
+  readonly grant: OAuthGrant;
+  readonly dpop: DpopSetting;
+  /** Client secret of a pre-registered confidential client (`client_secret_env_var|_file`). */
+  readonly clientSecret: SecretSource | null;
+  /** `private_key_file` (PEM, PKCS#8) for `private_key_jwt`; the algorithm is inferred if null. */
+  readonly privateKey: { readonly file: string; readonly algorithm: string | null } | null;
+  /** The workload's JWT for `grant = "workload_identity"` (`assertion_env_var|_file`). */
+  readonly assertion: SecretSource | null;
+  readonly identityProvider: IdentityProviderConfig | null;
 }
 
 export interface ToolOverrideConfig {
@@ -101,6 +149,8 @@ export interface ServerConfig {
   readonly defaultToolsApprovalMode: 'auto' | 'prompt' | 'writes' | 'approve';
   readonly tools: Readonly<Record<string, ToolOverrideConfig>>;
   readonly supervision: SupervisionConfig;
+  /** `protocol_version` (default `auto`). */
+  readonly protocolVersion: ProtocolVersionSetting;
   /** Where the table starts, for messages. */
   readonly location: ConfigLocation;
   /**

@@ -21,13 +21,16 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 
 import type { TransportAuth } from '../auth/transportAuth.js';
 import type { ServerConfig } from '../config/types.js';
+import { versionNegotiation } from './protocolVersion.js';
 import type { ExecutionEnvironment } from '../environments/types.js';
 import type { LaunchPlan } from '../launch/plan.js';
 import { StdioProcessTransport } from '../launch/stdioTransport.js';
 import type { ElicitationResponse } from '../elicitation/types.js';
 import { checkFormReply } from './elicitationReply.js';
 import { collectPages } from './paging.js';
+import { ServerSkills } from './skills.js';
 import { describeStartupFailure, StartupFailure } from './startupErrors.js';
+import { scopeLabel } from '../scope.js';
 
 /** Node timers fire at once beyond 2^31-1 ms (~24.8 days): clamp configured timeouts. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -94,6 +97,7 @@ export class ServerConnection {
   ) {
     this.client = new Client(CLIENT_INFO, {
       capabilities: { elicitation: { form: { applyDefaults: true }, url: {} } },
+      versionNegotiation: versionNegotiation(config.protocolVersion),
     });
     this.client.setRequestHandler('elicitation/create', async (request, ctx) => {
       const p = request.params as Record<string, unknown>;
@@ -120,6 +124,13 @@ export class ServerConnection {
       };
     });
   }
+
+  /** SEP-2640 skills of this server (docs/skills.md), read lazily. */
+  get skills(): ServerSkills {
+    this.skillsValue ??= new ServerSkills(this.client, scopeLabel(this.config.scope));
+    return this.skillsValue;
+  }
+  private skillsValue: ServerSkills | undefined;
 
   get serverInfo(): Implementation | undefined {
     return this.client.getServerVersion();
@@ -349,6 +360,12 @@ export class ServerConnection {
   }
 
   private async listAllTools(opts: { timeoutMs: number; signal?: AbortSignal }): Promise<Tool[]> {
+    // 2026-07-28: the SDK's own listing fills its tools/list cache (SEP-2243 `Mcp-Param-*`
+    // mirroring reads it) and drops tools whose `x-mcp-header` declarations are invalid.
+    if (this.client.getProtocolEra() === 'modern')
+      return (
+        await this.client.listTools(undefined, { ...requestOptions(opts), cacheMode: 'refresh' })
+      ).tools;
     return collectPages('tools/list', async (cursor) => {
       const r = await this.client.request(
         { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },

@@ -130,6 +130,9 @@ function describeOAuthFailure(config: ServerConfig, error: unknown): StartupFail
     if (code === 'oauth_authorization_required')
       return new StartupFailure('authentication', e.message, { cause: error });
     if (code === 'oauth_refresh_failed') return failedToStart(config, e.message, 'error', error);
+    // A secret the `[oauth]` table names is missing or unsafe (never its value).
+    if (code === 'oauth_secret_unavailable')
+      return failedToStart(config, e.message, 'config', error);
     if (InsufficientScopeError.isInstance(e)) {
       const { environmentId, name } = config.scope;
       const login = environmentId === null ? name : `${name} --environment ${environmentId}`;

@@ -68,7 +68,7 @@ export class Runtime {
     // Token, credentials, history and config, and this user's session bus and keyring: never
     // visible to a sandboxed command (the launcher's own environment is cleared).
     protectFromSandbox(home, dirname(config.file), ...defaultProtectedPaths(this.processEnv));
-    this.auth = new RuntimeAuth(config, home, options.oauth);
+    this.auth = new RuntimeAuth(config, home, options.oauth, this.processEnv);
     // A login (or logout) reaches running sessions: their registration of that scope reconnects.
     this.auth.onCredentialsChanged((scope) => {
       for (const session of this.sessions) void session.restartRegistration(scope);

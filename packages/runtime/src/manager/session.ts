@@ -36,6 +36,7 @@ import { Registration } from './registration.js';
 import type { RegistrationSource } from './registration.js';
 import type { RuntimeAuth } from '../auth/runtimeAuth.js';
 import { collectStatus } from './statusView.js';
+import type { SkillFileRequest } from '../skills/types.js';
 import type { ServerStatus, StartupStatusEvent, StartupSummary } from './status.js';
 
 export interface SessionEnvironment {
@@ -389,6 +390,23 @@ export class Session extends EventEmitter<SessionEvents> {
     } catch (error) {
       throw requestFailed('resources/read', reg.label, error);
     }
+  }
+
+  /** SEP-2640 skills of one registration, listed without reading any file (docs/skills.md). */
+  async listSkills(request: {
+    server: string;
+    environmentId?: string | null;
+    signal?: AbortSignal;
+  }) {
+    const reg = await this.liveRegistration(request.server, request.environmentId);
+    return reg.connection!.skills.list({ timeoutMs: reg.config!.toolTimeoutMs, ...request });
+  }
+
+  /** One file of a listed skill (default `SKILL.md`), read now and verified against the entry. */
+  async readSkillFile(request: SkillFileRequest) {
+    const reg = await this.liveRegistration(request.server, request.environmentId);
+    const options = { timeoutMs: reg.config!.toolTimeoutMs, ...request };
+    return reg.connection!.skills.read(request.skill, request.path, options);
   }
 
   /**

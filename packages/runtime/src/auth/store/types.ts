@@ -25,6 +25,11 @@ export interface StoredCredential {
   readonly authorization_server_metadata?: Readonly<Record<string, unknown>>;
   /** The RFC 8707 resource the tokens were issued for. */
   readonly resource?: string;
+  /**
+   * The DPoP key the tokens are bound to (RFC 9449; `token_type` is then `DPoP`): its algorithm
+   * and private JWK. A secret like the refresh token, stored with it and nowhere else.
+   */
+  readonly dpop_key?: { readonly alg: string; readonly jwk: Readonly<Record<string, unknown>> };
 }
 
 export interface CredentialStore {
@@ -42,10 +47,12 @@ export interface CredentialStore {
 export function secretsOf(record: StoredCredential | null): string[] {
   if (!record) return [];
   const secret = record.client['client_secret'];
+  const dpop = record.dpop_key?.jwk['d'];
   return [
     record.access_token,
     record.refresh_token,
     typeof secret === 'string' ? secret : '',
+    typeof dpop === 'string' ? dpop : '',
   ].filter((s): s is string => typeof s === 'string' && s.length >= 8);
 }
 
