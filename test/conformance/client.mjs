@@ -2,7 +2,7 @@
 // An MCP client for the official conformance scenarios, built only on @mcprt/runtime's public
 // API (the built package): one streamable-HTTP registration at the URL the framework passes as
 // the last argument; the scenario name comes from MCP_CONFORMANCE_SCENARIO, the revision to
-// speak from MCP_CONFORMANCE_PROTOCOL_VERSION (→ `protocol_version`; `auto` when unset) and
+// speak from MCP_CONFORMANCE_PROTOCOL_VERSION (→ `protocol_version`, see below) and
 // credentials (pre-registration, client credentials, workload identity, enterprise-managed
 // authorization) from MCP_CONFORMANCE_CONTEXT. Everything the runtime needs is in its
 // config.toml, as a host would write it: secrets never are — the config names the environment
@@ -86,10 +86,14 @@ function oauthTable(name, ctx) {
   }
 }
 
-/** The revision the framework asks for, as `protocol_version`. */
+/**
+ * The revision the framework asks for, as `protocol_version`: a dated 2025 revision is the
+ * legacy handshake; 2026-07-28 (and no request) is `auto` — `server/discover` first, so a server
+ * that speaks 2026-07-28 is spoken to in it, and a 2025-only scenario server (`initialize`,
+ * `sse-retry`, … forced to 2026 with `--force`) still gets the handshake it knows.
+ */
 function protocolVersion(version) {
-  if (version === undefined) return 'auto';
-  return version >= '2026-07-28' ? '2026-07-28' : '2025-11-25';
+  return version !== undefined && version < '2026-07-28' ? '2025-11-25' : 'auto';
 }
 
 const oauth = oauthTable(scenario, context);
