@@ -38,7 +38,7 @@ export interface LoginParams {
   readonly headers: Record<string, string>;
   readonly explicitScopes?: readonly string[];
   readonly registration: ClientRegistrationMode;
-  readonly preRegistered?: { clientId: string; clientSecret?: string };
+  readonly preRegistered?: { clientId: string; clientSecret?: string; issuer?: string };
   readonly clientMetadataUrl?: string;
   /** `oauth.dpop`. */
   readonly dpop: DpopSetting;

@@ -25,7 +25,7 @@ export interface LoginProviderOptions {
   readonly redirectUri: string;
   readonly registration: ClientRegistrationMode;
   /** A pre-registered client (`oauth.client_id`, or one the host supplies with its secret). */
-  readonly preRegistered?: { clientId: string; clientSecret?: string };
+  readonly preRegistered?: { clientId: string; clientSecret?: string; issuer?: string };
   readonly clientMetadataUrl?: string;
   /** `scopes = []` in config: send no `scope` at all (never replaced by discovered ones). */
   readonly omitScope: boolean;
@@ -58,6 +58,10 @@ export class LoginProvider implements OAuthClientProvider {
         client_id: options.preRegistered.clientId,
         ...(options.preRegistered.clientSecret !== undefined
           ? { client_secret: options.preRegistered.clientSecret }
+          : {}),
+        // SEP-2352: the client (its secret) is used with this authorization server only.
+        ...(options.preRegistered.issuer !== undefined
+          ? { issuer: options.preRegistered.issuer }
           : {}),
       };
     } else if (options.registration !== 'dcr' && options.clientMetadataUrl !== undefined) {

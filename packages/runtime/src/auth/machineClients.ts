@@ -39,10 +39,11 @@ export function configuredClient(
     () =>
       secret(source);
   const clientId = oauth.clientId ?? '';
+  const issuer = oauth.issuer !== null ? { issuer: oauth.issuer } : {};
   switch (oauth.grant) {
     case 'authorization_code':
       return oauth.clientSecret && oauth.clientId !== null
-        ? { kind: 'pre_registered', clientId, clientSecret: secret(oauth.clientSecret) }
+        ? { kind: 'pre_registered', clientId, clientSecret: secret(oauth.clientSecret), ...issuer }
         : undefined;
     case 'client_credentials':
       if (oauth.privateKey) {
@@ -52,21 +53,24 @@ export function configuredClient(
           clientId,
           privateKey: pem,
           algorithm: oauth.privateKey.algorithm ?? inferAlgorithm(pem, server),
+          ...issuer,
         };
       }
       return {
         kind: 'client_credentials',
         clientId,
         clientSecret: secret(oauth.clientSecret!),
+        ...issuer,
       };
     case 'workload_identity':
-      return { kind: 'workload_identity', clientId, assertion: lazy(oauth.assertion!) };
+      return { kind: 'workload_identity', clientId, assertion: lazy(oauth.assertion!), ...issuer };
     case 'enterprise_managed': {
       const idp = oauth.identityProvider!;
       return {
         kind: 'cross_app_access',
         clientId,
         clientSecret: secret(oauth.clientSecret!),
+        ...issuer,
         identityProvider: {
           ...(idp.tokenEndpoint !== null ? { tokenEndpoint: idp.tokenEndpoint } : {}),
           ...(idp.issuer !== null ? { issuer: idp.issuer } : {}),
@@ -108,12 +112,15 @@ const resolve = async (value: SecretValue): Promise<string> =>
 
 /** The SDK provider that gets a machine client's tokens. */
 export function machineProvider(client: MachineClient, server: string): OAuthClientProvider {
+  // SEP-2352: with the issuer known, the credentials are sent to that authorization server only.
+  const expectedIssuer = client.issuer !== undefined ? { expectedIssuer: client.issuer } : {};
   switch (client.kind) {
     case 'client_credentials':
       return new ClientCredentialsProvider({
         clientId: client.clientId,
         clientSecret: client.clientSecret,
         clientName: 'mcprt',
+        ...expectedIssuer,
       });
     case 'private_key_jwt':
       return new PrivateKeyJwtProvider({
@@ -121,12 +128,14 @@ export function machineProvider(client: MachineClient, server: string): OAuthCli
         privateKey: client.privateKey,
         algorithm: client.algorithm,
         clientName: 'mcprt',
+        ...expectedIssuer,
       });
     case 'workload_identity':
       return new WorkloadIdentityProvider({
         clientId: client.clientId,
         assertion: () => resolve(client.assertion),
         server,
+        ...(client.issuer !== undefined ? { issuer: client.issuer } : {}),
       });
     case 'cross_app_access': {
       const idp = client.identityProvider;
@@ -134,6 +143,7 @@ export function machineProvider(client: MachineClient, server: string): OAuthCli
         clientId: client.clientId,
         clientSecret: client.clientSecret,
         clientName: 'mcprt',
+        ...expectedIssuer,
         // SEP-990: trade the IdP's ID token for an ID-JAG at the IdP (RFC 8693), addressed to
         // the MCP server's authorization server and resource; the SDK then redeems it there.
         assertion: async (ctx) => {

@@ -167,9 +167,13 @@ export class RuntimeAuth {
         ? {
             clientId: host.clientId,
             ...(host.clientSecret !== undefined ? { clientSecret: host.clientSecret } : {}),
+            ...(host.issuer !== undefined ? { issuer: host.issuer } : {}),
           }
         : config.oauth?.clientId
-          ? { clientId: config.oauth.clientId }
+          ? {
+              clientId: config.oauth.clientId,
+              ...(config.oauth.issuer !== null ? { issuer: config.oauth.issuer } : {}),
+            }
           : undefined;
     return startLogin({
       config,

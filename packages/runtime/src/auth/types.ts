@@ -20,7 +20,15 @@ export type SecretValue = string | (() => string | Promise<string>);
  * traded for an ID-JAG). The same clients can be configured in `config.toml` (`oauth.grant`),
  * naming where each secret is read.
  */
-export type MachineClient =
+export type MachineClient = MachineClientKind & {
+  /**
+   * The authorization server's issuer these credentials belong to: they are sent to no other
+   * (SEP-2352). Without it, the MCP server's metadata decides where they go.
+   */
+  readonly issuer?: string;
+};
+
+type MachineClientKind =
   | {
       readonly kind: 'client_credentials';
       readonly clientId: string;
@@ -59,6 +67,8 @@ export interface PreRegisteredClient {
   readonly kind: 'pre_registered';
   readonly clientId: string;
   readonly clientSecret?: string;
+  /** The authorization server's issuer the client is registered with (SEP-2352). */
+  readonly issuer?: string;
 }
 
 export type HostClient = MachineClient | PreRegisteredClient;

@@ -35,6 +35,8 @@ export interface WorkloadIdentityOptions {
   readonly assertion: () => Promise<string>;
   /** Labels the registration in messages. */
   readonly server: string;
+  /** The authorization server the assertion is for: the SDK sends it to no other (SEP-2352). */
+  readonly issuer?: string;
 }
 
 export class WorkloadIdentityProvider implements OAuthClientProvider {
@@ -56,7 +58,10 @@ export class WorkloadIdentityProvider implements OAuthClientProvider {
   }
 
   clientInformation(): StoredOAuthClientInformation {
-    return { client_id: this.options.clientId };
+    return {
+      client_id: this.options.clientId,
+      ...(this.options.issuer !== undefined ? { issuer: this.options.issuer } : {}),
+    };
   }
 
   tokens(): StoredOAuthTokens | undefined {

@@ -48,6 +48,7 @@ const OAUTH_KEYS = new Set([
   'callback_port',
   'grant',
   'dpop',
+  'issuer',
   'client_secret_env_var',
   'client_secret_file',
   'private_key_file',
@@ -99,6 +100,9 @@ export function readOAuth(
     );
   }
   const identityProvider = readIdentityProvider(oauth, error, warn, options);
+  const issuer = oauth.string('issuer');
+  if (issuer !== null && !isHttpUrl(issuer))
+    error(oauth.at('issuer'), `issuer must be an http(s) URL, got \`${issuer}\``);
 
   // What each grant needs, and what it cannot use.
   const need = (ok: boolean, problem: string) => {
@@ -170,6 +174,7 @@ export function readOAuth(
     callbackPort: oauth.integerInRange('callback_port', 1, 65535, 'callback_port'),
     grant,
     dpop: oauth.enumeration('dpop', DPOP_SETTINGS) ?? 'auto',
+    issuer,
     clientSecret,
     privateKey:
       privateKey === null ? null : { file: privateKey, algorithm: signingAlgorithm ?? null },

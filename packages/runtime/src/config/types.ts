@@ -97,6 +97,8 @@ export interface OAuthClientConfig {
   readonly callbackPort: number | null;
   readonly grant: OAuthGrant;
   readonly dpop: DpopSetting;
+  /** The authorization server's issuer the client's credentials belong to (SEP-2352). */
+  readonly issuer: string | null;
   /** Client secret of a pre-registered confidential client (`client_secret_env_var|_file`). */
   readonly clientSecret: SecretSource | null;
   /** `private_key_file` (PEM, PKCS#8) for `private_key_jwt`; the algorithm is inferred if null. */
