@@ -116,9 +116,10 @@ describe('DPoP-bound OAuth (library, real authorization server)', () => {
 
   it('never shows the key or a token in status, history or messages', async () => {
     captured.push(JSON.stringify(session.listStatus()));
-    const error = await session
-      .callTool({ server: 'docs', tool: 'nope' })
-      .then(() => null, (e: unknown) => e as Error);
+    const error = await session.callTool({ server: 'docs', tool: 'nope' }).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
     captured.push(error?.message ?? '');
     captured.push(readFileSync(join(home, 'history.sqlite')).toString('latin1'));
     const record = readCredentialsFile(home)[key]!;
@@ -181,7 +182,7 @@ describe('DPoP policy', () => {
         (e: unknown) => e as Error,
       );
       expect(error?.message).toBe(
-        "failed to login to MCP server 'plain': the authorization server of MCP server `plain` does not support DPoP (it lists no supported dpop_signing_alg_values_supported), but oauth.dpop = \"required\"",
+        'failed to login to MCP server \'plain\': the authorization server of MCP server `plain` does not support DPoP (it lists no supported dpop_signing_alg_values_supported), but oauth.dpop = "required"',
       );
       expect(plainAs.grants).toEqual({});
     } finally {

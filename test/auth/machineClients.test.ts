@@ -184,7 +184,9 @@ describe('machine clients from config.toml (real authorization server)', () => {
   it('sends credentials pinned to another issuer nowhere (SEP-2352)', async () => {
     const pinned = session.status('pinned');
     expect(pinned.connectionStatus).toBe('failed');
-    expect(pinned.error).toMatch(/^MCP client for `pinned` failed to start: .*the-real-as\.example/);
+    expect(pinned.error).toMatch(
+      /^MCP client for `pinned` failed to start: .*the-real-as\.example/,
+    );
     // `svc-env` got tokens only for the `env` registration, never for `pinned`.
     expect(as.tokenClients.filter((c) => c === 'svc-env')).toHaveLength(1);
   });
