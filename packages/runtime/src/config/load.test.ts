@@ -210,6 +210,7 @@ describe('loadConfig: servers', () => {
           callbackPort: 5555,
           grant: 'authorization_code',
           dpop: 'auto',
+          issuer: null,
           clientSecret: null,
           privateKey: null,
           assertion: null,

@@ -29,7 +29,7 @@ import type { ElicitationResponse } from '../elicitation/types.js';
 import { checkFormReply } from './elicitationReply.js';
 import { collectPages } from './paging.js';
 import { ServerSkills } from './skills.js';
-import { describeStartupFailure, StartupFailure } from './startupErrors.js';
+import { describeStartupFailure, StartupFailure, startupTimedOut } from './startupErrors.js';
 import { scopeLabel } from '../scope.js';
 
 /** Node timers fire at once beyond 2^31-1 ms (~24.8 days): clamp configured timeouts. */
@@ -97,7 +97,7 @@ export class ServerConnection {
   ) {
     this.client = new Client(CLIENT_INFO, {
       capabilities: { elicitation: { form: { applyDefaults: true }, url: {} } },
-      versionNegotiation: versionNegotiation(config.protocolVersion),
+      versionNegotiation: versionNegotiation(config),
     });
     this.client.setRequestHandler('elicitation/create', async (request, ctx) => {
       const p = request.params as Record<string, unknown>;
@@ -167,12 +167,24 @@ export class ServerConnection {
    */
   async start(signal: AbortSignal): Promise<void> {
     const timeoutMs = clampMs(this.config.startupTimeoutMs);
+    let handshakeTimedOut = false;
     try {
       this.transport = this.buildTransport();
       const abort = () => void this.close();
       signal.addEventListener('abort', abort, { once: true });
       try {
-        await this.client.connect(this.transport, { timeout: timeoutMs, signal });
+        // The handshake (2026 probe, then `initialize` if it falls back) is one startup phase.
+        const deadline = new AbortController();
+        const timer = setTimeout(() => {
+          handshakeTimedOut = true;
+          deadline.abort();
+        }, timeoutMs);
+        try {
+          const handshake = AbortSignal.any([signal, deadline.signal]);
+          await this.client.connect(this.transport, { timeout: timeoutMs, signal: handshake });
+        } finally {
+          clearTimeout(timer);
+        }
         this.installHandlers();
         await this.refreshInventory({ timeoutMs, signal });
       } finally {
@@ -193,7 +205,9 @@ export class ServerConnection {
       }
       const failure = signal.aborted
         ? new StartupFailure('cancelled', 'MCP startup cancelled')
-        : describeStartupFailure(this.config, error, this.transport);
+        : handshakeTimedOut
+          ? startupTimedOut(this.config, error)
+          : describeStartupFailure(this.config, error, this.transport);
       await this.close();
       throw failure;
     }

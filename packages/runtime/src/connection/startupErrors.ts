@@ -53,6 +53,16 @@ export function failedToStart(
   );
 }
 
+/** Codex's text for a start that took longer than `startup_timeout_sec`. */
+export function startupTimedOut(config: ServerConfig, cause?: unknown): StartupFailure {
+  const seconds = config.startupTimeoutMs / 1000;
+  return new StartupFailure(
+    'timeout',
+    `MCP client for \`${scopeLabel(config.scope)}\` timed out after ${seconds} seconds. Add or adjust \`startup_timeout_sec\` in your config.toml:\n${configTableHeader(config)}\nstartup_timeout_sec = XX`,
+    cause === undefined ? undefined : { cause },
+  );
+}
+
 export function describeStartupFailure(
   config: ServerConfig,
   error: unknown,
@@ -92,12 +102,7 @@ export function describeStartupFailure(
     }
   }
   if (code === 'REQUEST_TIMEOUT' || /request timed out|timed out handshaking/i.test(message)) {
-    const seconds = config.startupTimeoutMs / 1000;
-    return new StartupFailure(
-      'timeout',
-      `MCP client for \`${label}\` timed out after ${seconds} seconds. Add or adjust \`startup_timeout_sec\` in your config.toml:\n${configTableHeader(config)}\nstartup_timeout_sec = XX`,
-      { cause: error },
-    );
+    return startupTimedOut(config, error);
   }
   const oauth = describeOAuthFailure(config, error);
   if (oauth) return oauth;
