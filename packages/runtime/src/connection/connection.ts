@@ -21,7 +21,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 
 import type { TransportAuth } from '../auth/transportAuth.js';
 import type { ServerConfig } from '../config/types.js';
-import { versionNegotiation } from './protocolVersion.js';
+import { handshake, versionNegotiation } from './protocolVersion.js';
 import type { ExecutionEnvironment } from '../environments/types.js';
 import type { LaunchPlan } from '../launch/plan.js';
 import { StdioProcessTransport } from '../launch/stdioTransport.js';
@@ -29,7 +29,7 @@ import type { ElicitationResponse } from '../elicitation/types.js';
 import { checkFormReply } from './elicitationReply.js';
 import { collectPages } from './paging.js';
 import { ServerSkills } from './skills.js';
-import { describeStartupFailure, StartupFailure, startupTimedOut } from './startupErrors.js';
+import { describeStartupFailure, StartupFailure } from './startupErrors.js';
 import { scopeLabel } from '../scope.js';
 
 /** Node timers fire at once beyond 2^31-1 ms (~24.8 days): clamp configured timeouts. */
@@ -167,24 +167,15 @@ export class ServerConnection {
    */
   async start(signal: AbortSignal): Promise<void> {
     const timeoutMs = clampMs(this.config.startupTimeoutMs);
-    let handshakeTimedOut = false;
     try {
       this.transport = this.buildTransport();
       const abort = () => void this.close();
       signal.addEventListener('abort', abort, { once: true });
       try {
-        // The handshake (2026 probe, then `initialize` if it falls back) is one startup phase.
-        const deadline = new AbortController();
-        const timer = setTimeout(() => {
-          handshakeTimedOut = true;
-          deadline.abort();
-        }, timeoutMs);
-        try {
-          const handshake = AbortSignal.any([signal, deadline.signal]);
-          await this.client.connect(this.transport, { timeout: timeoutMs, signal: handshake });
-        } finally {
-          clearTimeout(timer);
-        }
+        const transport = this.transport;
+        await handshake(timeoutMs, signal, (handshakeSignal) =>
+          this.client.connect(transport, { timeout: timeoutMs, signal: handshakeSignal }),
+        );
         this.installHandlers();
         await this.refreshInventory({ timeoutMs, signal });
       } finally {
@@ -205,9 +196,7 @@ export class ServerConnection {
       }
       const failure = signal.aborted
         ? new StartupFailure('cancelled', 'MCP startup cancelled')
-        : handshakeTimedOut
-          ? startupTimedOut(this.config, error)
-          : describeStartupFailure(this.config, error, this.transport);
+        : describeStartupFailure(this.config, error, this.transport);
       await this.close();
       throw failure;
     }

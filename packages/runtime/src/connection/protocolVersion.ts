@@ -32,3 +32,33 @@ export function versionNegotiation(config: ServerConfig): VersionNegotiationOpti
       return { mode: { pin: setting } };
   }
 }
+
+/**
+ * The handshake did not finish within the startup timeout (`cause`: how it ended). Its code is
+ * the SDK's request-timeout code, so it is reported as Codex's startup timeout.
+ */
+export class HandshakeTimeout extends Error {
+  readonly code = 'REQUEST_TIMEOUT';
+}
+
+/**
+ * Run the connect handshake (the 2026 probe, then `initialize` when it falls back) as one
+ * startup phase: past `timeoutMs` it is aborted and fails with `HandshakeTimeout`.
+ */
+export async function handshake(
+  timeoutMs: number,
+  signal: AbortSignal,
+  connect: (signal: AbortSignal) => Promise<void>,
+): Promise<void> {
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), timeoutMs);
+  try {
+    await connect(AbortSignal.any([signal, deadline.signal]));
+  } catch (error) {
+    if (deadline.signal.aborted && !signal.aborted)
+      throw new HandshakeTimeout('handshake timed out', { cause: error });
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
