@@ -181,6 +181,16 @@ describe('machine clients from config.toml (real authorization server)', () => {
     expect(as.resources).toContain(rs.url);
   });
 
+  it('refuses an interactive login for a machine client', async () => {
+    const error = await runtime.oauthLogin({ server: 'basic' }).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toBe(
+      'MCP server `basic` gets its OAuth tokens without a login (oauth.grant = "client_credentials")',
+    );
+  });
+
   it('sends credentials pinned to another issuer nowhere (SEP-2352)', async () => {
     const pinned = session.status('pinned');
     expect(pinned.connectionStatus).toBe('failed');
