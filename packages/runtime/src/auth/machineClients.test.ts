@@ -37,10 +37,15 @@ const base: OAuthClientConfig = {
   identityProvider: null,
 };
 
-const pem = (type: 'ec' | 'rsa' | 'ed25519', options: object = {}) =>
-  generateKeyPairSync(type as 'ec', options as never)
-    .privateKey.export({ type: 'pkcs8', format: 'pem' })
-    .toString();
+const pem = (type: 'ec' | 'rsa' | 'ed25519', options: object = {}): string =>
+  generateKeyPairSync(
+    type as 'ec',
+    {
+      ...options,
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    } as never,
+  ).privateKey as unknown as string;
 
 describe('configuredClient', () => {
   it('is nothing for an interactive login without a secret, a pre-registered client with one', () => {
