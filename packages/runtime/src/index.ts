@@ -116,3 +116,4 @@ export {
   SANDBOX_LAUNCHER_KEY,
   advertisesSandboxState,
 } from './sandbox/keys.js';
+export type { SandboxAuthority } from './sandbox/sessionSandbox.js';

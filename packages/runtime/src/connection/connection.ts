@@ -8,8 +8,10 @@
 
 import type {
   CallToolResult,
+  GetPromptResult,
   Implementation,
   Progress,
+  Prompt,
   ReadResourceResult,
   Resource,
   ResourceTemplateType as ResourceTemplate,
@@ -235,6 +237,18 @@ export class ServerConnection {
     );
   }
 
+  async getPrompt(
+    name: string,
+    args: Record<string, string> | undefined,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<GetPromptResult> {
+    return this.client.getPrompt(
+      { name, ...(args !== undefined ? { arguments: args } : {}) },
+      { timeout: clampMs(timeoutMs), ...(signal ? { signal } : {}) },
+    );
+  }
+
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
@@ -299,6 +313,7 @@ export class ServerConnection {
     this.startHealthCheck();
     this.client.setNotificationHandler('notifications/tools/list_changed', refresh);
     this.client.setNotificationHandler('notifications/resources/list_changed', refresh);
+    this.client.setNotificationHandler('notifications/prompts/list_changed', refresh);
     const previousOnClose = this.client.onclose;
     this.client.onclose = () => {
       this.ended = true;
@@ -337,8 +352,12 @@ export class ServerConnection {
     return 'connection closed';
   }
 
-  /** Every resource of the server, page by page (duplicate cursors are an error). */
+  /**
+   * Every resource of the server, page by page (duplicate cursors are an error); none when it
+   * does not advertise resources.
+   */
   async listAllResources(opts: { timeoutMs: number; signal?: AbortSignal }): Promise<Resource[]> {
+    if (!this.client.getServerCapabilities()?.resources) return [];
     return collectPages('resources/list', async (cursor) => {
       const r = await this.client.request(
         { method: 'resources/list', params: cursor === undefined ? {} : { cursor } },
@@ -348,17 +367,30 @@ export class ServerConnection {
     });
   }
 
-  /** Every resource template of the server, page by page. */
+  /** Every resource template of the server, page by page (none without resources). */
   async listAllResourceTemplates(opts: {
     timeoutMs: number;
     signal?: AbortSignal;
   }): Promise<ResourceTemplate[]> {
+    if (!this.client.getServerCapabilities()?.resources) return [];
     return collectPages('resources/templates/list', async (cursor) => {
       const r = await this.client.request(
         { method: 'resources/templates/list', params: cursor === undefined ? {} : { cursor } },
         requestOptions(opts),
       );
       return { items: r.resourceTemplates, nextCursor: r.nextCursor };
+    });
+  }
+
+  /** Every prompt of the server, page by page (none when it does not advertise prompts). */
+  async listAllPrompts(opts: { timeoutMs: number; signal?: AbortSignal }): Promise<Prompt[]> {
+    if (!this.client.getServerCapabilities()?.prompts) return [];
+    return collectPages('prompts/list', async (cursor) => {
+      const r = await this.client.request(
+        { method: 'prompts/list', params: cursor === undefined ? {} : { cursor } },
+        requestOptions(opts),
+      );
+      return { items: r.prompts, nextCursor: r.nextCursor };
     });
   }
 

@@ -27,6 +27,7 @@ import type { InventoryTool } from '../inventory/inventory.js';
 import { isToolEnabled } from '../inventory/toolFilter.js';
 import { resolveScope } from '../routing/resolve.js';
 import { sandboxTarget, SessionSandbox } from '../sandbox/sessionSandbox.js';
+import type { SandboxAuthority } from '../sandbox/sessionSandbox.js';
 import type { RegistrationScope } from '../scope.js';
 import { scopeKey } from '../scope.js';
 import { ElicitationRelay } from './elicitations.js';
@@ -82,6 +83,12 @@ export interface ToolCallRequest {
   readonly callId?: string;
   /** Overrides the registration's `tool_timeout_sec`. */
   readonly timeoutMs?: number;
+  /**
+   * The issuing host's own sandbox authority for this call, used instead of the thread's state
+   * (see docs/sandbox.md §5). Only the host sets it — never a model or a tool argument. A
+   * missing or null `state` means none was given: the thread's state applies.
+   */
+  readonly sandboxAuthority?: SandboxAuthority;
   readonly onProgress?: (progress: {
     progress: number;
     total?: number | undefined;
@@ -268,7 +275,8 @@ export class Session extends EventEmitter<SessionEvents> {
    * (also with `isError: true`); transport failures, timeouts and cancellation reject.
    */
   async callTool(request: ToolCallRequest) {
-    const authority = this.sandbox.capture(); // the thread's state when the call is issued
+    // The thread's state when the call is issued (or the host's own authority for this call).
+    const authority = this.sandbox.capture(request.sandboxAuthority);
     const reg = await this.liveRegistration(request.server, request.environmentId);
     const config = reg.config!;
     if (!isToolEnabled(config, request.tool)) throw new ToolDisabledError(request.tool, reg.label);
@@ -342,6 +350,32 @@ export class Session extends EventEmitter<SessionEvents> {
   /** Resource templates, as `listResources`. */
   async listResourceTemplates(filter: { server?: string; environmentId?: string | null } = {}) {
     return this.collectLive(filter, (c, timeoutMs) => c.listAllResourceTemplates({ timeoutMs }));
+  }
+
+  /** Prompts, as `listResources` (a server without the prompts capability lists none). */
+  async listPrompts(filter: { server?: string; environmentId?: string | null } = {}) {
+    return this.collectLive(filter, (c, timeoutMs) => c.listAllPrompts({ timeoutMs }));
+  }
+
+  /** `prompts/get` on one registration (the usual routing); the result is returned unchanged. */
+  async getPrompt(request: {
+    server: string;
+    name: string;
+    environmentId?: string | null;
+    arguments?: Record<string, string>;
+    signal?: AbortSignal;
+  }) {
+    const reg = await this.liveRegistration(request.server, request.environmentId);
+    try {
+      return await reg.connection!.getPrompt(
+        request.name,
+        request.arguments,
+        reg.config!.toolTimeoutMs,
+        request.signal,
+      );
+    } catch (error) {
+      throw requestFailed('prompts/get', reg.label, error);
+    }
   }
 
   private async collectLive<T>(

@@ -4,10 +4,17 @@
  * exits 0 under a read-only, no-network state, and the same with a policy type nobody knows
  * exits non-zero without running the command (it fails closed). Each path is probed once per
  * process; the outcome (a promise) is cached, so concurrent first calls share one probe.
+ *
+ * The command's stdout is a regular file, not the socket Node gives a child for a piped stdio:
+ * a launcher whose sandbox forbids socket writes (Codex's seccomp filter under a restricted
+ * network does) would swallow the nonce written to a socket, and a good launcher would fail.
  */
 
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const PROBE_TIMEOUT_MS = 20_000;
 
@@ -52,17 +59,28 @@ function run(path: string, state: string, nonce: string): Promise<RunResult> {
     '-e',
     `process.stdout.write(${JSON.stringify(nonce)})`,
   ];
-  return new Promise((resolve) => {
-    execFile(
-      path,
-      args,
-      { cwd: '/', timeout: PROBE_TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer: 1 << 20 },
-      (error, stdout) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-        const spawnError = error && typeof error.code === 'string' ? error.message : null;
-        resolve({ code, stdout: String(stdout), error: spawnError });
-      },
-    );
+  const dir = mkdtempSync(join(tmpdir(), 'mcprt-probe-'));
+  const outFile = join(dir, 'stdout');
+  const fd = openSync(outFile, 'w', 0o600);
+  const output = () => {
+    try {
+      return readFileSync(outFile, 'utf8').slice(0, 1 << 20);
+    } catch {
+      return '';
+    }
+  };
+  return new Promise<RunResult>((resolve) => {
+    let spawnError: string | null = null;
+    const child = spawn(path, args, { cwd: '/', stdio: ['ignore', fd, 'ignore'] });
+    const timer = setTimeout(() => child.kill('SIGKILL'), PROBE_TIMEOUT_MS);
+    child.once('error', (error) => (spawnError = error.message));
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: spawnError === null ? code : null, stdout: output(), error: spawnError });
+    });
+  }).finally(() => {
+    closeSync(fd);
+    rmSync(dir, { recursive: true, force: true });
   });
 }
 

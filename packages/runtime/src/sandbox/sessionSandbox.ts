@@ -26,6 +26,17 @@ export function sandboxTarget(config: ServerConfig, capabilities: unknown): Sand
   };
 }
 
+/**
+ * A host's own authority for one call (e.g. what `mcprt serve` received from its client): the
+ * state, forwarded as is, and optionally the absolute path of the host's launcher, which is
+ * probed before any local stdio server receives it. Without `launcher` the configured launcher
+ * setting applies; a given launcher that fails its probe means no launcher, never another one.
+ */
+export interface SandboxAuthority {
+  readonly state: unknown;
+  readonly launcher?: string;
+}
+
 /** The authority of one issued call. */
 export class CallAuthority {
   constructor(
@@ -78,8 +89,15 @@ export class SessionSandbox {
     this.launcherSetting = setting;
   }
 
-  capture(): CallAuthority {
-    return new CallAuthority(this.current, this.launcherSetting);
+  /** The authority of a call issued now: the host's own for this call if given, else the thread's. */
+  capture(host?: SandboxAuthority): CallAuthority {
+    const state = normalize(host?.state);
+    if (host === undefined || state === undefined) {
+      return new CallAuthority(this.current, this.launcherSetting);
+    }
+    const launcher: SandboxLauncherSetting =
+      host.launcher === undefined ? this.launcherSetting : { kind: 'path', path: host.launcher };
+    return new CallAuthority(state, launcher);
   }
 }
 
