@@ -6,14 +6,19 @@
  * that connection (1009); others are unaffected.
  */
 
-import { timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { WebSocketServer } from 'ws';
 
 import type { AppServer } from '../appServer.js';
+import {
+  bearerMatches,
+  bracketed,
+  checkListenerOptions,
+  ListenError,
+  unbracket,
+} from './listenerGuard.js';
 
 export interface WebSocketListenOptions {
   readonly host: string;
@@ -28,58 +33,12 @@ export interface WebSocketListener {
   close(): Promise<void>;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
-
-/** `[::1]` (as URLs write IPv6 hosts) → `::1`. */
-const unbracket = (host: string) => host.replace(/^\[(.*)\]$/, '$1');
-
-export function isLoopbackHost(host: string): boolean {
-  const bare = unbracket(host);
-  return LOOPBACK.has(bare) || /^127\.\d+\.\d+\.\d+$/.test(bare);
-}
-
-/** The listener could not be opened: `message` is one sentence naming the address. */
-export class ListenError extends Error {
-  readonly code: string;
-  constructor(address: string, error: NodeJS.ErrnoException) {
-    const code = error.code ?? 'ERROR';
-    super(`cannot listen on ${address}: ${LISTEN_PROBLEMS[code] ?? error.message} (${code})`, {
-      cause: error,
-    });
-    this.name = 'ListenError';
-    this.code = code;
-  }
-}
-
-const LISTEN_PROBLEMS: Record<string, string> = {
-  EADDRINUSE: 'the address is already in use',
-  EADDRNOTAVAIL: 'this machine has no such address',
-  EACCES: 'permission denied (ports below 1024 need privileges)',
-  ENOTFOUND: 'the host name does not resolve',
-  EAI_AGAIN: 'the host name does not resolve',
-  EAFNOSUPPORT: 'this machine does not support that address family',
-};
-
-function bearerMatches(req: IncomingMessage, token: string): boolean {
-  const header = req.headers['authorization'];
-  if (typeof header !== 'string' || !header.startsWith('Bearer ')) return false;
-  const given = Buffer.from(header.slice('Bearer '.length));
-  const expected = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
 export async function listenWebSocket(
   server: AppServer,
   options: WebSocketListenOptions,
 ): Promise<WebSocketListener> {
+  checkListenerOptions(options, 'WebSocket');
   const host = unbracket(options.host);
-  if (!options.allowNonLoopback && !isLoopbackHost(host)) {
-    throw new Error(
-      `refusing to listen on non-loopback host ${host} (WebSocket listener is loopback-only)`,
-    );
-  }
-  if (options.token.length < 16)
-    throw new Error('the WebSocket token must be at least 16 characters');
   const http = createServer((_req, res) => {
     res.writeHead(426, { 'content-type': 'text/plain' }).end('WebSocket upgrade required\n');
   });
@@ -87,7 +46,9 @@ export async function listenWebSocket(
     server: http,
     maxPayload: server.maxMessageBytes,
     verifyClient: (info, done) =>
-      bearerMatches(info.req, options.token) ? done(true) : done(false, 401, 'Unauthorized'),
+      bearerMatches(info.req.headers['authorization'], options.token)
+        ? done(true)
+        : done(false, 401, 'Unauthorized'),
   });
   wss.on('connection', (socket) => {
     const peer = server.attach({
@@ -101,7 +62,7 @@ export async function listenWebSocket(
     socket.on('close', () => peer.close());
     socket.on('error', () => peer.close());
   });
-  const shown = host.includes(':') ? `[${host}]` : host;
+  const shown = bracketed(host);
   // `ws` re-emits the HTTP server's errors on the WebSocketServer: without a listener there, a
   // listen failure would crash the process instead of rejecting here.
   wss.on('error', () => undefined);

@@ -7,17 +7,15 @@
  * one line and exit 1.
  */
 
-import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 
 import { AppServer, listenWebSocket, serveStdio } from '@mcprt/app-server';
-import { assertPrivatePath, protectFromSandbox, writePrivateFileAtomic } from '@mcprt/runtime';
 
 import type { GlobalOptions } from '../args.js';
 import { parse, UsageError } from '../args.js';
 import type { Io } from '../io.js';
 import { configFile, openRuntime } from '../runtime.js';
+import { readOrCreateToken } from '../tokenFile.js';
 
 export async function appServerCommand(
   argv: readonly string[],
@@ -59,9 +57,13 @@ export async function appServerCommand(
     return 0;
   }
   const url = parseWsUrl(listen);
-  const token = readOrCreateToken(values['ws-token-file'], home);
-  // Whoever reads the token controls every thread: no sandboxed command may see it.
-  protectFromSandbox(token.file);
+  const token = readOrCreateToken({
+    file: values['ws-token-file'],
+    flag: 'ws-token-file',
+    command: 'app-server',
+    home,
+    generatedName: 'app-server.token',
+  });
   const listener = await listenWebSocket(server, {
     host: url.hostname,
     port: Number(url.port || '0'),
@@ -89,30 +91,4 @@ function parseWsUrl(listen: string): URL {
     throw new UsageError(`app-server: --listen must be stdio or ws://HOST:PORT, got '${listen}'`);
   }
   return url;
-}
-
-function readOrCreateToken(
-  file: string | undefined,
-  home: string,
-): { value: string; file: string } {
-  if (file !== undefined) {
-    // Whoever can read (or replace) the token controls every thread of this app-server.
-    assertPrivatePath(file, { what: 'the --ws-token-file', secret: true });
-    let value: string;
-    try {
-      value = readFileSync(file, 'utf8').trim();
-    } catch (error) {
-      throw new UsageError(
-        `app-server: cannot read --ws-token-file ${file}: ${(error as Error).message}`,
-      );
-    }
-    if (value.length < 16)
-      throw new UsageError(`app-server: the token in ${file} must be at least 16 characters`);
-    return { value, file };
-  }
-  const generated = join(home, 'app-server.token');
-  const value = randomBytes(32).toString('base64url');
-  // A new 0600 file renamed into place: a symlink or hard link planted there is replaced.
-  writePrivateFileAtomic(generated, `${value}\n`);
-  return { value, file: generated };
 }
