@@ -15,6 +15,7 @@ import { callCommand } from './commands/call.js';
 import { historyCommand } from './commands/history.js';
 import { mcpCommand } from './commands/mcp.js';
 import { sandboxCommand } from './commands/sandbox.js';
+import { serveCommand } from './commands/serve.js';
 import { statusCommand } from './commands/status.js';
 import { isTuiOption, opensTui, tuiCommand } from './commands/tui.js';
 import type { Io } from './io.js';
@@ -43,6 +44,10 @@ Commands:
                                    recorded tool calls, newest first
   app-server [--listen stdio|ws://127.0.0.1:PORT] [--ws-token-file F]
                                    serve the Codex-compatible JSON-RPC app-server
+  serve [--environment <id>]... [--listen stdio|http://127.0.0.1:PORT] [--http-token-file F]
+        [--sandbox-state-json JSON]
+                                   one MCP server (a gateway) for every server in every
+                                   environment; stdio by default (see docs/gateway.md)
   sandbox --sandbox-state-json JSON -- CMD ARGS...
                                    run CMD under a sandbox state with bubblewrap
 
@@ -79,6 +84,8 @@ export async function run(argv: readonly string[], io: Io = processIo): Promise<
         return await appServerCommand(args, globals, io);
       case 'sandbox':
         return await sandboxCommand(args, io);
+      case 'serve':
+        return await serveCommand(args, globals, io);
       default:
         if (isTuiOption(command)) return await tuiCommand(rest, globals, io);
         throw new UsageError(`unknown command '${command}' (see mcprt --help)`);

@@ -1,0 +1,129 @@
+/**
+ * `mcprt serve [--environment <id>]… [--listen stdio | http://127.0.0.1:PORT]
+ * [--http-token-file F] [--sandbox-state-json JSON]`: mcprt as one MCP server (docs/gateway.md).
+ * stdio is the default — stdout is then the MCP channel, so everything else goes to stderr. HTTP
+ * listens on loopback only at `/mcp` and requires a bearer token: read from `--http-token-file`,
+ * or generated into `$MCPRT_HOME/serve.token` (mode 0600). The token itself is never printed.
+ */
+
+import { dirname } from 'node:path';
+
+import { Gateway, listenGatewayHttp, serveGatewayStdio } from '@mcprt/gateway';
+import type { RegistrationScope } from '@mcprt/runtime';
+
+import type { GlobalOptions } from '../args.js';
+import { parse, UsageError } from '../args.js';
+import type { Io } from '../io.js';
+import { configFile, openRuntime } from '../runtime.js';
+import { readOrCreateToken } from '../tokenFile.js';
+
+const LISTEN_USAGE = 'serve: --listen must be stdio or http://127.0.0.1:PORT';
+
+export async function serveCommand(
+  argv: readonly string[],
+  globals: GlobalOptions,
+  io: Io,
+): Promise<number> {
+  const { values, positionals } = parse(
+    argv,
+    {
+      environment: { type: 'string', multiple: true },
+      listen: { type: 'string' },
+      'http-token-file': { type: 'string' },
+      'sandbox-state-json': { type: 'string' },
+    },
+    'serve',
+  );
+  if (positionals.length > 0)
+    throw new UsageError(`serve: unexpected argument '${positionals[0]}'`);
+  const listen = values.listen ?? 'stdio';
+  const url = listen === 'stdio' ? null : parseHttpUrl(listen);
+  if (url === null && values['http-token-file'] !== undefined) {
+    throw new UsageError('serve: --http-token-file only applies to --listen http://…');
+  }
+  const sandboxState = parseState(values['sandbox-state-json']);
+  const home = dirname(configFile(globals).file);
+
+  const runtime = openRuntime(globals, io);
+  let gateway: Gateway | undefined;
+  try {
+    gateway = new Gateway({
+      runtime,
+      ...(values.environment !== undefined ? { environments: values.environment } : {}),
+      ...(sandboxState !== undefined ? { sandboxState } : {}),
+      loginCommand: (scope) => loginCommand(globals, scope),
+      log: (line) => io.err(line),
+    });
+    if (url === null) {
+      const handle = serveGatewayStdio(gateway);
+      await Promise.race([handle.closed, stopSignal()]);
+      await handle.close();
+      return 0;
+    }
+    const token = readOrCreateToken({
+      file: values['http-token-file'],
+      flag: 'http-token-file',
+      command: 'serve',
+      home,
+      generatedName: 'serve.token',
+    });
+    const listener = await listenGatewayHttp(gateway, {
+      host: url.hostname,
+      port: Number(url.port || '0'),
+      token: token.value,
+    });
+    io.err(`mcprt serve listening on ${listener.url} (bearer token in ${token.file})`);
+    await stopSignal();
+    await listener.close();
+    return 0;
+  } finally {
+    await gateway?.close();
+    await runtime.close();
+  }
+}
+
+function parseHttpUrl(listen: string): URL {
+  let url: URL;
+  try {
+    url = new URL(listen);
+  } catch {
+    throw new UsageError(`${LISTEN_USAGE}, got '${listen}'`);
+  }
+  const path = url.pathname.replace(/\/$/, '');
+  if (url.protocol !== 'http:' || (path !== '' && path !== '/mcp') || url.search !== '') {
+    throw new UsageError(`${LISTEN_USAGE}, got '${listen}'`);
+  }
+  return url;
+}
+
+function parseState(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new UsageError(
+      `serve: --sandbox-state-json is not valid JSON: ${(error as Error).message}`,
+    );
+  }
+}
+
+function stopSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+}
+
+/** The exact command that logs `scope` in, with the home this gateway was started with. */
+function loginCommand(globals: GlobalOptions, scope: RegistrationScope): string {
+  const words = ['mcprt'];
+  if (globals.home !== undefined) words.push('--home', shellWord(globals.home));
+  if (globals.codexHome !== undefined) words.push('--codex-home', shellWord(globals.codexHome));
+  words.push('mcp', 'login', shellWord(scope.name));
+  if (scope.environmentId !== null) words.push('--environment', shellWord(scope.environmentId));
+  return words.join(' ');
+}
+
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}

@@ -1,0 +1,265 @@
+/**
+ * Requests the gateway forwards to one registration (`tools/call`, `resources/read`,
+ * `prompts/get`) as *operations*: the runtime call runs once, and the gateway's client is served
+ * in rounds. A round waits until the call settles (its result is the answer) or the asking server
+ * elicits (the round answers `input_required`, with the elicitations and the operation's token as
+ * `requestState`). The client's answers arrive with the next round — a retried request on the
+ * 2026-07-28 era, the SDK's in-process re-entry on the 2025 era — and go back to the elicitations
+ * that asked, so an answer only ever reaches the scope that asked for it.
+ *
+ * The runtime's elicitation handler does not say which call an elicitation belongs to (a 2025
+ * stdio server's request carries no link to it), so `OperationTable.forScope` picks the oldest
+ * unfinished operation of the asking registration. Between rounds an operation is parked: if no
+ * round comes back within the input timeout it is cancelled (the underlying call is aborted).
+ */
+
+import { randomBytes } from 'node:crypto';
+
+import { scopeKey } from '@mcprt/runtime';
+import type { ElicitationRequest, ElicitationResponse, RegistrationScope } from '@mcprt/runtime';
+
+export interface ProgressUpdate {
+  readonly progress: number;
+  readonly total?: number | undefined;
+  readonly message?: string | undefined;
+}
+
+/** Which elicitation modes the gateway's client can answer (from its declared capabilities). */
+export interface ElicitationModes {
+  readonly form: boolean;
+  readonly url: boolean;
+}
+
+export interface RoundInput {
+  /** The round's request signal: aborting it while the round runs cancels the operation. */
+  readonly signal: AbortSignal;
+  /**
+   * True when one request spans every round (2025: the SDK's shim re-enters the handler in
+   * process), so its cancellation also cancels the operation between rounds. A 2026-07-28 round
+   * is a request of its own, whose signal may fire once it has been answered (HTTP instances
+   * close after their exchange): it only counts while the round runs.
+   */
+  readonly spansRounds: boolean;
+  readonly modes: ElicitationModes;
+  /** The client's answers to the previous round's elicitations, by the keys they were asked under. */
+  readonly answers?: ReadonlyMap<string, ElicitationResponse>;
+  /** Where this round's progress goes (none: progress is not forwarded during it). */
+  readonly progress?: (update: ProgressUpdate) => void;
+}
+
+export type RoundOutcome<T> =
+  | { readonly kind: 'done'; readonly value: T }
+  | { readonly kind: 'failed'; readonly error: unknown }
+  | {
+      readonly kind: 'input';
+      readonly token: string;
+      readonly requests: ReadonlyMap<string, ElicitationRequest>;
+    };
+
+type Settled<T> = { kind: 'done'; value: T } | { kind: 'failed'; error: unknown };
+
+interface Pending {
+  readonly request: ElicitationRequest;
+  readonly resolve: (response: ElicitationResponse) => void;
+}
+
+const CANCEL: ElicitationResponse = { action: 'cancel' };
+const DECLINE: ElicitationResponse = { action: 'decline' };
+
+export class Operation<T> {
+  /** Unguessable: it is the `requestState` a client echoes to resume this operation. */
+  readonly token = randomBytes(18).toString('base64url');
+  private readonly controller = new AbortController();
+  private settled: Settled<T> | null = null;
+  private readonly queued: Pending[] = [];
+  private readonly asked = new Map<string, Pending>();
+  private wake: (() => void) | null = null;
+  private asks = 0;
+  private modes: ElicitationModes = { form: false, url: false };
+  private progressSink: ((update: ProgressUpdate) => void) | undefined;
+  private parkTimer: NodeJS.Timeout | undefined;
+  private readonly unlinks: (() => void)[] = [];
+
+  constructor(
+    readonly scope: RegistrationScope,
+    /** What the client asked for (e.g. the tool name): a resumed round must ask for the same. */
+    readonly subject: string,
+    run: (signal: AbortSignal, onProgress: (update: ProgressUpdate) => void) => Promise<T>,
+    private readonly onFinished: (operation: Operation<T>) => void,
+    private readonly parkTimeoutMs: number,
+  ) {
+    let running: Promise<T>;
+    try {
+      running = run(this.controller.signal, (update) => this.progressSink?.(update));
+    } catch (error) {
+      running = Promise.reject(error);
+    }
+    running.then(
+      (value) => this.settle({ kind: 'done', value }),
+      (error: unknown) => this.settle({ kind: 'failed', error }),
+    );
+  }
+
+  get finished(): boolean {
+    return this.settled !== null;
+  }
+
+  /** An elicitation of this operation's server: answered by the client in a later round. */
+  offer(request: ElicitationRequest): Promise<ElicitationResponse> {
+    const supported = request.mode === 'url' ? this.modes.url : this.modes.form;
+    if (!supported || this.settled !== null) return Promise.resolve(DECLINE);
+    return new Promise((resolve) => {
+      const entry: Pending = { request, resolve };
+      this.queued.push(entry);
+      request.signal.addEventListener('abort', () => this.withdraw(entry), { once: true });
+      this.wake?.();
+    });
+  }
+
+  /** Serve one round of the client's request. */
+  async round(input: RoundInput): Promise<RoundOutcome<T>> {
+    clearTimeout(this.parkTimer);
+    this.modes = input.modes;
+    this.progressSink = input.progress;
+    const unlink = this.link(input.signal);
+    this.deliver(input.answers ?? new Map());
+    let keepLink = false;
+    try {
+      await this.settledOrAsked();
+      // Elicitations raised together (e.g. by concurrent work of one call) share a round.
+      if (this.settled === null) await new Promise((resolve) => setImmediate(resolve));
+      if (this.settled !== null) {
+        this.finish();
+        return this.settled;
+      }
+      const requests = new Map<string, ElicitationRequest>();
+      for (const entry of this.queued.splice(0)) {
+        const key = `e${++this.asks}`;
+        this.asked.set(key, entry);
+        requests.set(key, entry.request);
+      }
+      this.park();
+      keepLink = input.spansRounds;
+      return { kind: 'input', token: this.token, requests };
+    } finally {
+      this.progressSink = undefined;
+      if (!keepLink) unlink();
+    }
+  }
+
+  /** Abort the underlying call; pending elicitations are answered `cancel`. */
+  cancel(reason: unknown): void {
+    if (!this.controller.signal.aborted) this.controller.abort(reason);
+    this.cancelElicitations();
+  }
+
+  private settle(outcome: Settled<T>): void {
+    if (this.settled !== null) return;
+    this.settled = outcome;
+    this.cancelElicitations();
+    for (const unlink of this.unlinks.splice(0)) unlink();
+    this.wake?.();
+  }
+
+  /** Answers for the elicitations asked last round; any the client left out is cancelled. */
+  private deliver(answers: ReadonlyMap<string, ElicitationResponse>): void {
+    for (const [key, entry] of this.asked) entry.resolve(answers.get(key) ?? CANCEL);
+    this.asked.clear();
+  }
+
+  private withdraw(entry: Pending): void {
+    const i = this.queued.indexOf(entry);
+    if (i >= 0) this.queued.splice(i, 1);
+    for (const [key, asked] of this.asked) if (asked === entry) this.asked.delete(key);
+    entry.resolve(CANCEL);
+  }
+
+  private cancelElicitations(): void {
+    for (const entry of this.queued.splice(0)) entry.resolve(CANCEL);
+    for (const entry of this.asked.values()) entry.resolve(CANCEL);
+    this.asked.clear();
+  }
+
+  private settledOrAsked(): Promise<void> {
+    if (this.settled !== null || this.queued.length > 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.wake = () => {
+        this.wake = null;
+        resolve();
+      };
+    });
+  }
+
+  /** A cancelled round request (the client gave up) cancels the operation; returns the undo. */
+  private link(signal: AbortSignal): () => void {
+    if (signal.aborted) {
+      this.cancel(signal.reason);
+      return () => undefined;
+    }
+    const onAbort = () => this.cancel(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    const unlink = () => signal.removeEventListener('abort', onAbort);
+    this.unlinks.push(unlink);
+    return unlink;
+  }
+
+  /** Waiting for the client's next round; cancelled if it does not come back in time. */
+  private park(): void {
+    this.parkTimer = setTimeout(() => {
+      this.cancel(new Error('the client did not answer the elicitation in time'));
+      this.finish();
+    }, this.parkTimeoutMs);
+    this.parkTimer.unref();
+  }
+
+  private finish(): void {
+    clearTimeout(this.parkTimer);
+    for (const unlink of this.unlinks.splice(0)) unlink();
+    this.onFinished(this);
+  }
+}
+
+export class OperationTable {
+  private readonly byToken = new Map<string, Operation<unknown>>();
+
+  constructor(private readonly parkTimeoutMs: number) {}
+
+  start<T>(
+    scope: RegistrationScope,
+    subject: string,
+    run: (signal: AbortSignal, onProgress: (update: ProgressUpdate) => void) => Promise<T>,
+  ): Operation<T> {
+    const operation: Operation<T> = new Operation(
+      scope,
+      subject,
+      run,
+      (op) => this.byToken.delete(op.token),
+      this.parkTimeoutMs,
+    );
+    this.byToken.set(operation.token, operation as Operation<unknown>);
+    return operation;
+  }
+
+  /** The operation a client's `requestState` names, if it is still there. */
+  resume(token: string): Operation<unknown> | undefined {
+    return this.byToken.get(token);
+  }
+
+  /** Where an elicitation of `scope` goes: the oldest unfinished operation of that scope. */
+  forScope(scope: RegistrationScope): Operation<unknown> | undefined {
+    const key = scopeKey(scope);
+    for (const operation of this.byToken.values()) {
+      if (!operation.finished && scopeKey(operation.scope) === key) return operation;
+    }
+    return undefined;
+  }
+
+  get size(): number {
+    return this.byToken.size;
+  }
+
+  cancelAll(reason: unknown): void {
+    for (const operation of this.byToken.values()) operation.cancel(reason);
+    this.byToken.clear();
+  }
+}

@@ -1,0 +1,325 @@
+/**
+ * One MCP server instance of the gateway, for either era: the SDK's serving entries call this
+ * factory (`serveStdio` once per connection, `createMcpHandler` once per 2026-07-28 request, the
+ * 2025 HTTP sessions once per session). Every handler is written once against the shared
+ * gateway state; `tools/call`, `resources/read` and `prompts/get` run as operations
+ * (operations.ts), so an underlying server's elicitation becomes an `input_required` result that
+ * a 2026-07-28 client fulfils itself and the SDK's legacy shim turns into a real
+ * `elicitation/create` request on a 2025 connection.
+ */
+
+import type { ElicitationResponse, RegistrationScope, Session } from '@mcprt/runtime';
+import { SANDBOX_STATE_KEY, SANDBOX_STATE_META_KEY, scopeLabel } from '@mcprt/runtime';
+import {
+  inputRequired,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+} from '@modelcontextprotocol/server';
+import type {
+  CallToolResult,
+  GetPromptResult,
+  InputRequiredResult,
+  ReadResourceResult,
+  ServerContext,
+} from '@modelcontextprotocol/server';
+
+import { splitCallMeta } from './callMeta.js';
+import type { Catalog } from './catalog.js';
+import { answersFrom, clientModes, inputRequestsFor } from './elicitation.js';
+import type { OperationTable, ProgressUpdate } from './operations.js';
+import { STATUS_RESOURCE_URI, unwrapResourceUri, wrapResourceUri } from './resourceUri.js';
+
+export const GATEWAY_VERSION = '0.1.0';
+
+/** What the handlers share: the one session behind the gateway and its views. */
+export interface GatewayCore {
+  readonly session: Session;
+  readonly catalog: Catalog;
+  readonly operations: OperationTable;
+  /** The status resource's text. */
+  statusText(): string;
+  readonly instructions: string;
+  /** Human-paced limit for one elicitation round (the 2025 shim's leg timeout). */
+  readonly inputTimeoutMs: number;
+}
+
+/** Experimental capabilities: Codex (and any host) sends its sandbox state to servers with them. */
+export const GATEWAY_EXPERIMENTAL = {
+  [SANDBOX_STATE_KEY]: {},
+  [SANDBOX_STATE_META_KEY]: {},
+} as const;
+
+/** Upper bound on elicitation rounds of one request (each underlying elicitation is a round). */
+const MAX_INPUT_ROUNDS = 64;
+
+export function createGatewayServer(core: GatewayCore): Server {
+  const server = new Server(
+    { name: 'mcprt', title: 'mcprt gateway', version: GATEWAY_VERSION },
+    {
+      capabilities: {
+        tools: { listChanged: true },
+        resources: { listChanged: true },
+        prompts: { listChanged: true },
+        logging: {},
+        experimental: { ...GATEWAY_EXPERIMENTAL },
+      },
+      instructions: core.instructions,
+      inputRequired: { maxRounds: MAX_INPUT_ROUNDS, roundTimeoutMs: core.inputTimeoutMs },
+      // The lists change whenever an underlying server does: never serve them from a cache
+      // (2026-07-28); clients hear of changes through list_changed / subscriptions/listen.
+      cacheHints: {
+        'tools/list': { ttlMs: 0, cacheScope: 'private' },
+        'prompts/list': { ttlMs: 0, cacheScope: 'private' },
+        'resources/list': { ttlMs: 0, cacheScope: 'private' },
+        'resources/templates/list': { ttlMs: 0, cacheScope: 'private' },
+        'resources/read': { ttlMs: 0, cacheScope: 'private' },
+      },
+    },
+  );
+  server.setRequestHandler('tools/list', async () => ({
+    tools: (await core.catalog.listTools()) as never,
+  }));
+  server.setRequestHandler('tools/call', (request, ctx) =>
+    callTool(core, server, request.params, ctx),
+  );
+  server.setRequestHandler('resources/list', async () => ({
+    resources: (await core.catalog.listResources()) as never,
+  }));
+  server.setRequestHandler('resources/templates/list', async () => ({
+    resourceTemplates: (await core.catalog.listResourceTemplates()) as never,
+  }));
+  server.setRequestHandler('resources/read', (request, ctx) =>
+    readResource(core, server, request.params.uri, ctx),
+  );
+  server.setRequestHandler('prompts/list', async () => ({
+    prompts: (await core.catalog.listPrompts()) as never,
+  }));
+  server.setRequestHandler('prompts/get', (request, ctx) =>
+    getPrompt(core, server, request.params, ctx),
+  );
+  return server;
+}
+
+async function callTool(
+  core: GatewayCore,
+  server: Server,
+  params: { name: string; arguments?: Record<string, unknown> | undefined },
+  ctx: ServerContext,
+) {
+  return serveOperation(
+    core,
+    server,
+    ctx,
+    `tools/call ${params.name}`,
+    async () => {
+      const entry = await core.catalog.findTool(params.name);
+      if (entry === undefined) {
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+      }
+      const { forward, authority } = splitCallMeta(ctx.mcpReq._meta);
+      return {
+        scope: entry.scope,
+        run: (signal, onProgress) =>
+          core.session.callTool({
+            server: entry.scope.name,
+            environmentId: entry.scope.environmentId,
+            tool: entry.tool.name,
+            ...(params.arguments !== undefined ? { arguments: params.arguments } : {}),
+            ...(forward !== undefined ? { meta: forward } : {}),
+            ...(authority !== undefined ? { sandboxAuthority: authority } : {}),
+            signal,
+            onProgress,
+          }),
+      };
+    },
+    // The registration's result, unchanged.
+    (result) => result as CallToolResult,
+    // A failure of the call (server gone, timeout, disabled tool) is a tool error the model sees.
+    (error): CallToolResult => ({
+      content: [{ type: 'text', text: errorText(error) }],
+      isError: true,
+    }),
+  );
+}
+
+async function readResource(core: GatewayCore, server: Server, uri: string, ctx: ServerContext) {
+  if (uri === STATUS_RESOURCE_URI) {
+    return { contents: [{ uri, mimeType: 'application/json', text: core.statusText() }] };
+  }
+  return serveOperation(
+    core,
+    server,
+    ctx,
+    `resources/read ${uri}`,
+    async () => {
+      const target = await resourceTarget(core, uri);
+      return {
+        scope: target.scope,
+        run: (signal) =>
+          core.session.readResource({
+            server: target.scope.name,
+            environmentId: target.scope.environmentId,
+            uri: target.uri,
+            signal,
+          }),
+      };
+    },
+    (result, scope): ReadResourceResult => {
+      const read = result as ReadResourceResult;
+      // Contents name their resource in the gateway's namespace, like the listing did.
+      return {
+        ...read,
+        contents: read.contents.map((c) => ({ ...c, uri: wrapResourceUri(scope, c.uri) })),
+      };
+    },
+    protocolFailure,
+  );
+}
+
+async function getPrompt(
+  core: GatewayCore,
+  server: Server,
+  params: { name: string; arguments?: Record<string, string> | undefined },
+  ctx: ServerContext,
+) {
+  return serveOperation(
+    core,
+    server,
+    ctx,
+    `prompts/get ${params.name}`,
+    async () => {
+      const target = await core.catalog.findPrompt(params.name);
+      if (target === undefined) {
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${params.name}`);
+      }
+      return {
+        scope: target.scope,
+        run: (signal) =>
+          core.session.getPrompt({
+            server: target.scope.name,
+            environmentId: target.scope.environmentId,
+            name: target.name,
+            ...(params.arguments !== undefined ? { arguments: params.arguments } : {}),
+            signal,
+          }),
+      };
+    },
+    (result) => result as GetPromptResult,
+    protocolFailure,
+  );
+}
+
+type Run = (signal: AbortSignal, onProgress: (update: ProgressUpdate) => void) => Promise<unknown>;
+
+/**
+ * Serve one round of an operation: start it (or resume the one the client's `requestState`
+ * names), then answer with its result, its failure, or the elicitations it is waiting for.
+ */
+async function serveOperation<R>(
+  core: GatewayCore,
+  server: Server,
+  ctx: ServerContext,
+  subject: string,
+  start: () => Promise<{ scope: RegistrationScope; run: Run }>,
+  done: (value: unknown, scope: RegistrationScope) => R,
+  failed: (error: unknown) => R,
+): Promise<R | InputRequiredResult> {
+  const state = ctx.mcpReq.requestState();
+  let operation;
+  if (typeof state === 'string') {
+    operation = core.operations.resume(state);
+    if (operation === undefined || operation.subject !== subject) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid or expired requestState');
+    }
+  } else {
+    const { scope, run } = await start();
+    operation = core.operations.start(scope, subject, run);
+  }
+  const answers: Map<string, ElicitationResponse> = answersFrom(ctx.mcpReq.inputResponses);
+  const progress = progressSink(ctx);
+  const outcome = await operation.round({
+    signal: ctx.mcpReq.signal,
+    // A 2026-07-28 request carries the per-request envelope; a 2025 one spans every round.
+    spansRounds: ctx.mcpReq.envelope === undefined,
+    modes: clientModes(server, ctx),
+    answers,
+    ...(progress ? { progress } : {}),
+  });
+  switch (outcome.kind) {
+    case 'input':
+      return inputRequired({
+        inputRequests: inputRequestsFor(outcome.requests),
+        requestState: outcome.token,
+      });
+    case 'done':
+      return done(outcome.value, operation.scope);
+    case 'failed':
+      // A cancelled request gets no answer; anything else is answered.
+      if (ctx.mcpReq.signal.aborted) throw outcome.error;
+      return failed(outcome.error);
+  }
+}
+
+/** Progress of the underlying call, as notifications on this round's progress token. */
+function progressSink(ctx: ServerContext): ((update: ProgressUpdate) => void) | undefined {
+  const token = ctx.mcpReq._meta?.progressToken;
+  if (token === undefined) return undefined;
+  return (update) =>
+    void ctx.mcpReq
+      .notify({
+        method: 'notifications/progress',
+        params: {
+          progressToken: token,
+          progress: update.progress,
+          ...(update.total !== undefined ? { total: update.total } : {}),
+          ...(update.message !== undefined ? { message: update.message } : {}),
+        },
+      })
+      .catch(() => undefined);
+}
+
+/** The registration and original URI a `resources/read` names. */
+async function resourceTarget(
+  core: GatewayCore,
+  uri: string,
+): Promise<{ scope: RegistrationScope; uri: string }> {
+  const wrapped = unwrapResourceUri(uri);
+  if (wrapped !== null) {
+    if (!hasRegistration(core.session, wrapped.scope)) throw resourceNotFound(uri);
+    return wrapped;
+  }
+  // A server's own URI (e.g. from a resource_link in a tool result): fine when one server has it.
+  const holders = await core.catalog.resourcesWithUri(uri);
+  if (holders.length === 1) return holders[0]!;
+  if (holders.length === 0) throw resourceNotFound(uri);
+  throw new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `Resource ${uri} is served by ${holders.map((h) => `\`${scopeLabel(h.scope)}\``).join(', ')}; read ${holders.map((h) => wrapResourceUri(h.scope, uri)).join(' or ')}`,
+    { uri },
+  );
+}
+
+function hasRegistration(session: Session, scope: RegistrationScope): boolean {
+  return session
+    .scopes()
+    .some((s) => s.name === scope.name && s.environmentId === scope.environmentId);
+}
+
+function resourceNotFound(uri: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource ${uri} not found`, { uri });
+}
+
+/** A failed read or prompt: a JSON-RPC error, keeping the server's own code when it sent one. */
+function protocolFailure(error: unknown): never {
+  const cause = (error as { cause?: { code?: unknown; data?: unknown } } | null)?.cause;
+  const code =
+    typeof cause?.code === 'number' && Number.isInteger(cause.code)
+      ? cause.code
+      : ProtocolErrorCode.InternalError;
+  throw new ProtocolError(code, errorText(error), cause?.data);
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
