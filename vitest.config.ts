@@ -12,9 +12,7 @@ export default defineConfig({
       '@mcprt/app-server': fileURLToPath(
         new URL('./packages/app-server/src/index.ts', import.meta.url),
       ),
-      '@mcprt/gateway': fileURLToPath(
-        new URL('./packages/gateway/src/index.ts', import.meta.url),
-      ),
+      '@mcprt/gateway': fileURLToPath(new URL('./packages/gateway/src/index.ts', import.meta.url)),
       '@mcprt/sdk': fileURLToPath(new URL('./packages/sdk/src/index.ts', import.meta.url)),
       '@mcprt/tui': fileURLToPath(new URL('./packages/tui/src/index.ts', import.meta.url)),
       '@mcprt/sandbox-helper': fileURLToPath(

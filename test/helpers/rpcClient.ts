@@ -60,6 +60,11 @@ export class RawAppServer {
     return new RawAppServer(child);
   }
 
+  /** Any JSONL app-server process (e.g. Codex's own `codex app-server`). */
+  static spawn(command: string, args: readonly string[], env: NodeJS.ProcessEnv): RawAppServer {
+    return new RawAppServer(spawn(command, [...args], { env, stdio: ['pipe', 'pipe', 'pipe'] }));
+  }
+
   /** Write one raw line (no framing help: the test decides what is sent). */
   writeLine(line: string): void {
     this.child.stdin.write(`${line}\n`);

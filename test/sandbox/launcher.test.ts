@@ -75,6 +75,19 @@ describe('sandbox_launcher', () => {
     expect(invocations(good.log)).toHaveLength(2);
   });
 
+  it('a launcher whose sandbox loses writes to sockets still passes (Codex: seccomp under a restricted network)', async () => {
+    // Like Codex's own launcher run from a Node host: output to a socket never arrives.
+    const socketless = launcher(
+      `if [ -S /dev/stdout ]; then exit 0; fi\nexec ${q(NODE)} ${q(CLI)} "$@"`,
+      'codex',
+    );
+    const seen = await launchersSeen(`sandbox_launcher = ${q(socketless.path)}\n`, 1);
+    expect(seen).toEqual([
+      { codexExecutable: socketless.path },
+      { codexExecutable: socketless.path },
+    ]);
+  });
+
   it('a relative name is never looked up on PATH: nothing runs and no launcher is sent', async () => {
     const onPath = launcher(`exec ${q(NODE)} ${q(CLI)} "$@"`, 'mcprt-path-launcher');
     const previous = process.env['PATH'];

@@ -56,7 +56,7 @@ export class Gateway implements GatewayCore {
   readonly inputTimeoutMs: number;
   private readonly loginCommand: LoginCommand;
   private readonly writeLine: (line: string) => void;
-  private readonly startup: Promise<void>;
+  private startup: Promise<void> | null = null;
   private readonly settleWaitMs: number;
   private closed = false;
 
@@ -70,6 +70,9 @@ export class Gateway implements GatewayCore {
     const environments = selectEnvironments(options.runtime, options.environments, cwd);
     this.session = options.runtime.startSession({
       cwd,
+      // Servers start with the first client (`start()`): a connection that only probes the
+      // protocol version (the SDK's stdio `server/discover` sibling) never starts any.
+      lazy: true,
       ...(environments !== undefined ? { environments } : {}),
       ...(options.sandboxState !== undefined ? { sandboxState: options.sandboxState } : {}),
       onElicitation: (request) => this.elicit(request),
@@ -88,20 +91,27 @@ export class Gateway implements GatewayCore {
         this.log('warning', `environment \`${environmentId}\`'s own config was not read: ${error}`);
       }
     });
+  }
+
+  /** Start every registration (idempotent); status and failures are reported as they come. */
+  start(): void {
+    if (this.startup !== null || this.closed) return;
+    this.session.start();
     this.startup = this.session.ready().then(
       () => undefined,
-      () => undefined, // required servers that failed are reported per server, below
+      () => undefined, // required servers that failed are reported per server, like the others
     );
   }
 
   /** Startup has settled, or the settle wait is over (whichever comes first). */
   settled(): Promise<void> {
+    this.start();
     let timer: NodeJS.Timeout | undefined;
     const wait = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, this.settleWaitMs);
       timer.unref();
     });
-    return Promise.race([this.startup, wait]).finally(() => clearTimeout(timer));
+    return Promise.race([this.startup!, wait]).finally(() => clearTimeout(timer));
   }
 
   statusText(): string {
@@ -115,6 +125,8 @@ export class Gateway implements GatewayCore {
    */
   createServer(options: { era: 'legacy' | 'modern'; track: boolean }): Server {
     const server = createGatewayServer(this);
+    // A 2025 connection has sent `initialize`: it is a real client, not a version probe.
+    if (options.era === 'legacy') this.start();
     if (!options.track) return server;
     let forget: (() => void) | undefined;
     const attach = () => {

@@ -39,6 +39,8 @@ export interface GatewayCore {
   readonly operations: OperationTable;
   /** The status resource's text. */
   statusText(): string;
+  /** Start the registrations if nothing has yet (the first real request does). */
+  start(): void;
   readonly instructions: string;
   /** Human-paced limit for one elicitation round (the 2025 shim's leg timeout). */
   readonly inputTimeoutMs: number;
@@ -144,6 +146,7 @@ async function callTool(
 }
 
 async function readResource(core: GatewayCore, server: Server, uri: string, ctx: ServerContext) {
+  core.start();
   if (uri === STATUS_RESOURCE_URI) {
     return { contents: [{ uri, mimeType: 'application/json', text: core.statusText() }] };
   }
@@ -225,6 +228,7 @@ async function serveOperation<R>(
   done: (value: unknown, scope: RegistrationScope) => R,
   failed: (error: unknown) => R,
 ): Promise<R | InputRequiredResult> {
+  core.start();
   const state = ctx.mcpReq.requestState();
   let operation;
   if (typeof state === 'string') {

@@ -55,6 +55,7 @@ export async function listenGatewayHttp(
   options: GatewayHttpOptions,
 ): Promise<GatewayHttpListener> {
   checkListenerOptions({ host: options.host, token: options.token }, 'HTTP');
+  gateway.start();
   const modern = createMcpHandler(({ era }) => gateway.createServer({ era, track: false }), {
     legacy: 'reject',
     maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
