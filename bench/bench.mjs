@@ -118,6 +118,12 @@ async function main() {
     if (target === 'sdk') result = await runPeer('sdk', options);
     else if (target === 'lib' || target === 'libnh') {
       result = await runPeer('lib', { ...options, home: dir });
+    } else if (target === 'gw' || target === 'gw26') {
+      result = await runPeer('gateway', {
+        ...options,
+        home: dir,
+        era: target === 'gw26' ? '2026' : '2025',
+      });
     } else {
       const rpcTarget = target === 'codex' ? 'codex' : 'app';
       result = await runPeer('rpc', {
@@ -145,8 +151,9 @@ async function main() {
   // Rotate the order of targets from run to run, so none is always first after a pause.
   const rotate = (list, run) => list.map((_, i) => list[(i + run) % list.length]);
   const rotated = (run) => rotate(targets, run);
-  // Tool calls also run mcprt with history off: how much of its cost is the durable history.
-  const latencyTargets = [...targets, 'libnh', 'appnh'];
+  // Tool calls also run mcprt with history off (how much of its cost is the durable history), and
+  // through `mcprt serve` (an MCP client → the gateway → the server), in both protocol eras.
+  const latencyTargets = [...targets, 'libnh', 'appnh', 'gw', 'gw26'];
 
   log(
     `mcprt bench: ${targets.map((t) => TARGET_LABELS[t]).join(', ')}; ${opts.runs} start-up runs, ${opts.latRuns} latency runs; scratch ${scratch}`,

@@ -9,6 +9,8 @@ export const TARGET_LABELS = {
   codex: 'Codex',
   libnh: 'lib, no history',
   appnh: 'app, no history',
+  gw: 'mcprt serve',
+  gw26: 'serve, 2026',
 };
 
 const METRICS_START = ['startMs', 'rssMb', 'treeRssMb', 'initializedMs', 'threadStartMs'];
@@ -71,7 +73,7 @@ export function aggregate(records, inventory) {
 
 const ratio = (a, b) => (a == null || b == null || b === 0 ? null : round(a / b, 2));
 
-/** Every target of issue #9 with its measured value and verdict, per fixture where it applies. */
+/** Every target of issues #9 and #18 with its measured value and verdict, per fixture where it applies. */
 export function evaluateTargets(summary, fixtures) {
   const out = [];
   const add = (target, scope, value, limit, ok, note) =>
@@ -94,6 +96,22 @@ export function evaluateTargets(summary, fixtures) {
     add('app-server call p50 ≤ 0.6× Codex', scope, r, 0.6, r !== null && r <= 0.6);
     r = ratio(lat.app?.seqP50Ms, lat.sdk?.seqP50Ms);
     add('app-server call p50 ≤ 1.6× raw SDK', scope, r, 1.6, r !== null && r <= 1.6);
+    r = ratio(lat.gw?.seqP50Ms, lat.sdk?.seqP50Ms);
+    add(
+      'gateway (mcprt serve) call p50 ≤ 2.5× raw SDK direct',
+      scope,
+      r,
+      2.5,
+      r !== null && r <= 2.5,
+    );
+    r = ratio(lat.gw26?.seqP50Ms, lat.sdk?.seqP50Ms);
+    add(
+      'gateway call p50 ≤ 2.5× raw SDK direct (2026-07-28 client)',
+      scope,
+      r,
+      2.5,
+      r !== null && r <= 2.5,
+    );
     r = ratio(lat.app?.throughput, lat.codex?.throughput);
     add('app-server throughput (16 in flight) ≥ 1.5× Codex', scope, r, 1.5, r !== null && r >= 1.5);
     if (fixture === 'raw') {
@@ -237,6 +255,32 @@ export function renderReport(summary, targets, { fixtures, withCodex }) {
     hrow('throughput, 16 in flight (calls/s)', 'throughput', 0);
     out.push(table(rows));
   }
+  for (const fixture of fixtures) {
+    const lat = summary.latency[fixture] ?? {};
+    if (!lat.gw && !lat.gw26) continue;
+    const gcols = ['sdk', 'gw', 'gw26'];
+    const rows = [
+      [
+        `${fixture === 'raw' ? 'dependency-free' : 'SDK'} servers, through mcprt serve (stdio)`,
+        ...gcols.map((c) => TARGET_LABELS[c]),
+        'serve/SDK',
+        'serve-2026/SDK',
+      ],
+    ];
+    const grow = (label, key, digits) => {
+      const v = (c) => lat[c]?.[key];
+      rows.push([
+        label,
+        ...gcols.map((c) => fmt(v(c), digits)),
+        fmt(ratio(v('gw'), v('sdk'))),
+        fmt(ratio(v('gw26'), v('sdk'))),
+      ]);
+    };
+    grow('tool call p50, sequential (ms)', 'seqP50Ms', 3);
+    grow('tool call p99, sequential (ms)', 'seqP99Ms', 3);
+    grow('throughput, 16 in flight (calls/s)', 'throughput', 0);
+    out.push(table(rows));
+  }
   const sl = [
     [
       'mcpServerStatus/list, thread over 50 servers',
@@ -280,7 +324,7 @@ export function renderReport(summary, targets, { fixtures, withCodex }) {
     const verdict = t.status === 'not measured' && t.note ? `${t.status} (${t.note})` : t.status;
     tr.push([t.target, t.scope, fmt(t.value), fmt(t.limit), verdict]);
   }
-  out.push(`Targets (issue #9)\n${table(tr)}`);
+  out.push(`Targets (issues #9 and #18)\n${table(tr)}`);
   if (summary.failures.length > 0) {
     out.push(
       `Failed measurements (left out of the medians):\n${summary.failures.map((f) => `  ${f.kind} ${f.fixture ?? ''} N=${f.n ?? ''} ${f.target}: ${f.error}`).join('\n')}`,

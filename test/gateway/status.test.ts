@@ -8,7 +8,12 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { CREDENTIALS_FILE_NAME, credentialStoreKey } from '@mcprt/runtime';
 
 import {
   echoServer,
@@ -25,7 +30,9 @@ import { stdioGateway, texts } from './helpers.js';
 
 let httpChild: ChildProcess;
 let home: string;
+let url: string;
 let gateway: GatewayClient;
+const toolLists: string[][] = [];
 
 beforeAll(async () => {
   // An HTTP server that answers 401 without its bearer token (which the config does not give).
@@ -38,14 +45,18 @@ beforeAll(async () => {
       if (m) resolve(m[1]!);
     }),
   );
+  url = `http://127.0.0.1:${port}/mcp`;
   home = makeHome(
-    shExecEnvironment('a', tempDir(), 'http = "direct"') +
+    'mcp_oauth_credentials_store = "file"\n' +
+      shExecEnvironment('a', tempDir(), 'http = "direct"') +
       echoServer('environments.a.mcp_servers.shared', 'shared-a') +
       `[environments.a.mcp_servers.broken]\ncommand = "/nonexistent/mcprt-no-such-server"\n` +
       `[environments.a.mcp_servers.locked]\nurl = ${q(`http://127.0.0.1:${port}/mcp`)}\n` +
       `[mcp_servers.web]\nurl = ${q(`http://127.0.0.1:${port}/mcp`)}\n`,
   );
-  gateway = await stdioGateway(home, 'legacy');
+  gateway = await stdioGateway(home, 'legacy', [], {
+    onToolsChanged: (names) => toolLists.push(names),
+  });
 });
 afterAll(async () => {
   await gateway?.close();
@@ -113,5 +124,37 @@ describe('failing servers behind the gateway', () => {
       login: `mcprt --home ${home} mcp login locked --environment a`,
     });
     expect(by('web').login).toBe(`mcprt --home ${home} mcp login web`);
+  });
+
+  it('pick up a login done elsewhere: the registration reconnects and its tools appear', async () => {
+    // What `mcprt mcp login locked --environment a` in a terminal leaves in the file store.
+    const record = {
+      server_name: 'locked',
+      environment_id: 'a',
+      server_url: url,
+      client_id: 'test-client',
+      client: { client_id: 'test-client' },
+      access_token: 'the-real-token-123456',
+      token_type: 'Bearer',
+      scopes: [],
+    };
+    writeFileSync(
+      join(home, CREDENTIALS_FILE_NAME),
+      JSON.stringify({ [credentialStoreKey({ environmentId: 'a', name: 'locked' }, url)]: record }),
+      { mode: 0o600 },
+    );
+    const names = await waitFor(
+      () => toolLists.find((list) => list.includes('a__locked__echo')),
+      20_000,
+      'the logged-in server to reconnect and list its tools',
+    );
+    expect(names).toContain('a__shared__echo');
+    expect(names.filter((n) => n.startsWith('web__'))).toEqual([]); // still not logged in
+    const result = await gateway.client.callTool({
+      name: 'a__locked__echo',
+      arguments: { message: 'in' },
+    });
+    expect(texts(result)).toEqual(['http: in']);
+    expect(gateway.stderr()).toContain('credentials for `locked@a` are stored now; reconnecting');
   });
 });

@@ -32,6 +32,11 @@ export interface ResourceTarget {
 
 export class Catalog {
   private prompts = new Map<string, PromptTarget>();
+  /** Tools by gateway name, for the inventory array they were built from. */
+  private toolIndex: {
+    source: readonly InventoryTool[];
+    byName: Map<string, InventoryTool>;
+  } | null = null;
   private readonly reported = new Set<string>();
 
   constructor(
@@ -48,11 +53,23 @@ export class Catalog {
 
   /** The tool a gateway name stands for (after startup has settled, if not found at once). */
   async findTool(name: string): Promise<InventoryTool | undefined> {
-    const find = () => this.session.tools().find((t) => gatewayName(t.modelName) === name);
+    const find = () => this.toolsByName().get(name);
     const found = find();
     if (found !== undefined) return found;
     await this.settled();
     return find();
+  }
+
+  /** The index of the current inventory (rebuilt only when the session's inventory changed). */
+  private toolsByName(): Map<string, InventoryTool> {
+    const tools = this.session.tools();
+    if (this.toolIndex?.source !== tools) {
+      this.toolIndex = {
+        source: tools,
+        byName: new Map(tools.map((t) => [gatewayName(t.modelName), t])),
+      };
+    }
+    return this.toolIndex.byName;
   }
 
   async listPrompts(): Promise<Item[]> {

@@ -19,6 +19,7 @@ import type {
 import type { Server } from '@modelcontextprotocol/server';
 
 import { Catalog } from './catalog.js';
+import { LoginWatch } from './loginWatch.js';
 import { ChangeNotifier, logTo } from './notifier.js';
 import { OperationTable } from './operations.js';
 import { createGatewayServer } from './serverFactory.js';
@@ -57,6 +58,7 @@ export class Gateway implements GatewayCore {
   private readonly loginCommand: LoginCommand;
   private readonly writeLine: (line: string) => void;
   private startup: Promise<void> | null = null;
+  private readonly loginWatch: LoginWatch;
   private readonly settleWaitMs: number;
   private closed = false;
 
@@ -83,6 +85,9 @@ export class Gateway implements GatewayCore {
       () => this.settled(),
       (message) => this.log('warning', message),
     );
+    this.loginWatch = new LoginWatch(this.session, (scope) =>
+      this.log('info', `credentials for \`${scopeLabel(scope)}\` are stored now; reconnecting`),
+    );
     this.session.on('startupStatus', (event) => this.onStartup(event));
     this.session.on('inventoryChanged', () => this.notifier.changed());
     this.session.on('environmentRegistrations', ({ environmentId, error }) => {
@@ -97,6 +102,7 @@ export class Gateway implements GatewayCore {
   start(): void {
     if (this.startup !== null || this.closed) return;
     this.session.start();
+    this.loginWatch.start();
     this.startup = this.session.ready().then(
       () => undefined,
       () => undefined, // required servers that failed are reported per server, like the others
@@ -154,6 +160,7 @@ export class Gateway implements GatewayCore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.loginWatch.stop();
     this.operations.cancelAll(new Error('the gateway is shutting down'));
     this.notifier.close();
     await this.session.close();

@@ -67,8 +67,7 @@ const CANCEL: ElicitationResponse = { action: 'cancel' };
 const DECLINE: ElicitationResponse = { action: 'decline' };
 
 export class Operation<T> {
-  /** Unguessable: it is the `requestState` a client echoes to resume this operation. */
-  readonly token = randomBytes(18).toString('base64url');
+  private tokenValue: string | null = null;
   private readonly controller = new AbortController();
   private settled: Settled<T> | null = null;
   private readonly queued: Pending[] = [];
@@ -86,6 +85,7 @@ export class Operation<T> {
     readonly subject: string,
     run: (signal: AbortSignal, onProgress: (update: ProgressUpdate) => void) => Promise<T>,
     private readonly onFinished: (operation: Operation<T>) => void,
+    private readonly onParked: (operation: Operation<T>) => void,
     private readonly parkTimeoutMs: number,
   ) {
     let running: Promise<T>;
@@ -102,6 +102,20 @@ export class Operation<T> {
 
   get finished(): boolean {
     return this.settled !== null;
+  }
+
+  /**
+   * Unguessable: it is the `requestState` a client echoes to resume this operation. Minted on
+   * the first input round only (most calls never need one).
+   */
+  get token(): string {
+    this.tokenValue ??= randomBytes(18).toString('base64url');
+    return this.tokenValue;
+  }
+
+  /** The token if one was minted (the operation was parked at least once). */
+  get mintedToken(): string | null {
+    return this.tokenValue;
   }
 
   /** An elicitation of this operation's server: answered by the client in a later round. */
@@ -140,6 +154,7 @@ export class Operation<T> {
       }
       this.park();
       keepLink = input.spansRounds;
+      this.onParked(this);
       return { kind: 'input', token: this.token, requests };
     } finally {
       this.progressSink = undefined;
@@ -220,6 +235,9 @@ export class Operation<T> {
 }
 
 export class OperationTable {
+  /** Every unfinished operation, oldest first. */
+  private readonly running = new Set<Operation<unknown>>();
+  /** Operations that asked for input, by the token the client echoes. */
   private readonly byToken = new Map<string, Operation<unknown>>();
 
   constructor(private readonly parkTimeoutMs: number) {}
@@ -233,10 +251,14 @@ export class OperationTable {
       scope,
       subject,
       run,
-      (op) => this.byToken.delete(op.token),
+      (op) => {
+        this.running.delete(op as Operation<unknown>);
+        if (op.mintedToken !== null) this.byToken.delete(op.mintedToken);
+      },
+      (op) => this.byToken.set(op.token, op as Operation<unknown>),
       this.parkTimeoutMs,
     );
-    this.byToken.set(operation.token, operation as Operation<unknown>);
+    this.running.add(operation as Operation<unknown>);
     return operation;
   }
 
@@ -248,18 +270,19 @@ export class OperationTable {
   /** Where an elicitation of `scope` goes: the oldest unfinished operation of that scope. */
   forScope(scope: RegistrationScope): Operation<unknown> | undefined {
     const key = scopeKey(scope);
-    for (const operation of this.byToken.values()) {
+    for (const operation of this.running) {
       if (!operation.finished && scopeKey(operation.scope) === key) return operation;
     }
     return undefined;
   }
 
   get size(): number {
-    return this.byToken.size;
+    return this.running.size;
   }
 
   cancelAll(reason: unknown): void {
-    for (const operation of this.byToken.values()) operation.cancel(reason);
+    for (const operation of this.running) operation.cancel(reason);
+    this.running.clear();
     this.byToken.clear();
   }
 }
