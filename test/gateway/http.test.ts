@@ -177,7 +177,7 @@ describe('starting the HTTP listener', () => {
       const r = serve(['--listen', `http://127.0.0.1:${port}`]);
       expect(r.status).toBe(1);
       expect(r.stderr.trim().split('\n').at(-1)).toBe(
-        `mcprt: cannot listen on http://127.0.0.1:${port}/mcp: the port is already in use (EADDRINUSE)`,
+        `mcprt: cannot listen on http://127.0.0.1:${port}/mcp: the address is already in use (EADDRINUSE)`,
       );
     } finally {
       blocker.close();
@@ -186,7 +186,7 @@ describe('starting the HTTP listener', () => {
 
   it('rejects a short token file, a bad --listen, and a token file without HTTP', () => {
     const short = join(tempDir(), 'short');
-    writeFileSync(short, 'tooshort\n');
+    writeFileSync(short, 'tooshort\n', { mode: 0o600 });
     let r = serve(['--listen', 'http://127.0.0.1:0', '--http-token-file', short]);
     expect(r.status).toBe(2);
     expect(r.stderr.trim()).toBe(
@@ -203,6 +203,16 @@ describe('starting the HTTP listener', () => {
     r = serve(['--listen', 'http://127.0.0.1:0', '--http-token-file', join(tempDir(), 'missing')]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/cannot read --http-token-file .*missing/);
+  });
+
+  it('refuses a token file other users can read', () => {
+    const open = join(tempDir(), 'open-token');
+    writeFileSync(open, `${TOKEN}\n`, { mode: 0o644 });
+    const r = serve(['--listen', 'http://127.0.0.1:0', '--http-token-file', open]);
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim()).toBe(
+      `mcprt: refusing to use the --http-token-file ${open}: other users can read or write it (mode 0644); run \`chmod 600 ${open}\``,
+    );
   });
 
   it('rejects an unknown environment before serving', () => {

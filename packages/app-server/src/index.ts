@@ -8,6 +8,7 @@ export {
   isLoopbackHost,
   bearerMatches,
   bracketed,
+  unbracket,
   checkListenerOptions,
   ListenError,
   MIN_TOKEN_LENGTH,

@@ -7,7 +7,7 @@ export { Gateway } from './gateway.js';
 export type { GatewayOptions } from './gateway.js';
 export { serveGatewayStdio } from './stdio.js';
 export type { GatewayStdioHandle } from './stdio.js';
-export { listenGatewayHttp, GatewayListenError, GATEWAY_HTTP_PATH } from './http/listener.js';
+export { listenGatewayHttp, GATEWAY_HTTP_PATH } from './http/listener.js';
 export type { GatewayHttpOptions, GatewayHttpListener } from './http/listener.js';
 export { GATEWAY_VERSION, GATEWAY_EXPERIMENTAL } from './serverFactory.js';
 export { wrapResourceUri, unwrapResourceUri, STATUS_RESOURCE_URI } from './resourceUri.js';

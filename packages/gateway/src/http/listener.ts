@@ -5,13 +5,19 @@
  * DNS rebinding. 2026-07-28 requests go to the SDK's `createMcpHandler` (per-request instances,
  * `subscriptions/listen` streams fed by the gateway's change notifier); 2025 requests go to
  * sessions (legacySessions.ts), routed by the SDK's own `isLegacyRequest`. Failing to listen is
- * one clear line naming the URL and the reason.
+ * one clear line naming the URL and the reason (the app-server's `ListenError`).
  */
 
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { bearerMatches, checkListenerOptions } from '@mcprt/app-server';
+import {
+  bearerMatches,
+  bracketed,
+  checkListenerOptions,
+  ListenError,
+  unbracket,
+} from '@mcprt/app-server';
 import {
   createMcpHandler,
   hostHeaderValidationResponse,
@@ -39,15 +45,6 @@ export interface GatewayHttpListener {
   /** `http://HOST:PORT/mcp`. */
   readonly url: string;
   close(): Promise<void>;
-}
-
-/** Listening failed (port in use, no permission, bad address): `message` is one line. */
-export class GatewayListenError extends Error {
-  readonly code = 'listen_failed';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'GatewayListenError';
-  }
 }
 
 export async function listenGatewayHttp(
@@ -102,16 +99,14 @@ export async function listenGatewayHttp(
   try {
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);
-      http.listen(options.port, options.host, () => {
+      http.listen(options.port, unbracket(options.host), () => {
         http.off('error', reject);
         resolve();
       });
     });
   } catch (error) {
     await modern.close();
-    throw new GatewayListenError(`cannot listen on ${wanted}: ${listenProblem(error)}`, {
-      cause: error,
-    });
+    throw new ListenError(wanted, error as NodeJS.ErrnoException);
   }
   const forget = gateway.notifier.addPublisher(modern.notify);
   const { port } = http.address() as AddressInfo;
@@ -125,22 +120,4 @@ export async function listenGatewayHttp(
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
-}
-
-function bracketed(host: string): string {
-  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-}
-
-function listenProblem(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | null)?.code;
-  switch (code) {
-    case 'EADDRINUSE':
-      return 'the port is already in use (EADDRINUSE)';
-    case 'EACCES':
-      return 'permission denied (EACCES)';
-    case 'EADDRNOTAVAIL':
-      return 'the address is not available on this machine (EADDRNOTAVAIL)';
-    default:
-      return error instanceof Error ? error.message : String(error);
-  }
 }
