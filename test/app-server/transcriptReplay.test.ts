@@ -10,7 +10,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { assertCodexSchema, SHARED_REFERENCE } from '../helpers/codexSchema.js';
+import { assertCodexSchema, CODEX_REFERENCE } from '../helpers/codexSchema.js';
 import {
   arr,
   EVERYTHING_SERVER,
@@ -26,7 +26,7 @@ import { RawAppServer } from '../helpers/rpcClient.js';
 
 const STDIO_FIXTURE = join(FIXTURES, 'codex-echo-stdio.mjs');
 const HTTP_FIXTURE = join(FIXTURES, 'codex-echo-http.mjs');
-const TRANSCRIPTS = join(SHARED_REFERENCE, 'transcripts');
+const TRANSCRIPTS = join(CODEX_REFERENCE, 'transcripts');
 
 // ───────────────────────────── shape comparison ─────────────────────────────
 

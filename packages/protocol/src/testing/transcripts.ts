@@ -1,6 +1,6 @@
 /**
- * Test support (not built): reads Codex's recorded wire transcripts from
- * `../shared/reference/transcripts/` beside the repo and pairs requests with their responses.
+ * Test support (not built): reads Codex's recorded wire transcripts committed in
+ * `test/fixtures/codex-0.171/transcripts/` and pairs requests with their responses.
  */
 
 import { readFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 /** The repository root (`packages/protocol/src/testing/` is four levels down). */
 export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-export const TRANSCRIPTS_DIR = resolve(REPO_ROOT, '../shared/reference/transcripts');
+export const TRANSCRIPTS_DIR = resolve(REPO_ROOT, 'test/fixtures/codex-0.171/transcripts');
 
 export type ExchangeKind =
   'clientRequest' | 'clientNotification' | 'serverRequest' | 'serverNotification';
