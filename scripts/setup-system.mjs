@@ -53,9 +53,11 @@ function main(argv) {
     return 1;
   }
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const prefix = decision.sudo ? ['sudo', '-n', '-E'] : [];
+  // Through sudo, the variable goes on the command line: sudo may refuse to keep the environment.
   const as = (cmd, args) =>
-    prefix.length > 0 ? [prefix[0], [...prefix.slice(1), cmd, ...args]] : [cmd, args];
+    decision.sudo
+      ? ['sudo', ['-n', 'env', 'DEBIAN_FRONTEND=noninteractive', cmd, ...args]]
+      : [cmd, args];
   try {
     run(...as('apt-get', ['update']), env);
     const known = (pkg) =>
