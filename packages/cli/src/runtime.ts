@@ -11,6 +11,7 @@ import { assertPrivatePath, loadConfig, resolveConfigFile } from '@mcprt/runtime
 
 import type { GlobalOptions } from './args.js';
 import type { Io } from './io.js';
+import { closeOnSignal } from './shutdown.js';
 
 /**
  * The config file the global options select. Its directory (the mcprt home, or the Codex home)
@@ -35,7 +36,10 @@ export function readConfig(globals: GlobalOptions, io: Io): McprtConfig {
   return config;
 }
 
-/** The runtime with its history store (`$MCPRT_HOME/history.sqlite`); warnings go to stderr. */
+/**
+ * The runtime with its history store (`$MCPRT_HOME/history.sqlite`); warnings go to stderr. A
+ * signal closes it (every server process group ended) before the process exits.
+ */
 export function openRuntime(globals: GlobalOptions, io: Io): Runtime {
   configFile(globals); // refuses an unsafe home first
   const runtime = Runtime.load({
@@ -46,5 +50,6 @@ export function openRuntime(globals: GlobalOptions, io: Io): Runtime {
     oauth: { onWarning: (message) => io.err(`warning: ${message}`) },
   });
   for (const warning of runtime.config.warnings) io.err(`warning: ${warning.message}`);
+  closeOnSignal(() => runtime.close());
   return runtime;
 }

@@ -111,6 +111,12 @@ export {
   SANDBOX_PROTECT_FILE_ENV,
 } from './protectedPaths.js';
 export {
+  KILL_GRACE_MS,
+  KILL_SETTLE_MS,
+  killAllProcessGroups,
+  processGroupShutdowns,
+} from './launch/processGroups.js';
+export {
   SANDBOX_STATE_KEY,
   SANDBOX_STATE_META_KEY,
   SANDBOX_LAUNCHER_KEY,

@@ -31,10 +31,15 @@ export interface StdioTransportOptions {
   readonly onStderr?: (line: string) => void;
   /** Longest stdout line accepted, in bytes (default 64 MiB); longer lines are dropped and reported. */
   readonly maxLineBytes?: number;
-  /** Grace period between SIGTERM and SIGKILL on `close()`, in ms (default 2000). */
+  /**
+   * Grace period between SIGTERM and SIGKILL on `close()`, in ms (default 5000: longer than the
+   * app-server's own bounded shutdown, which ends its servers' process groups before it exits —
+   * SIGKILLing it earlier could leave a stubborn server behind).
+   */
   readonly killTimeoutMs?: number;
 }
 
+const DEFAULT_KILL_TIMEOUT_MS = 5000;
 const STDERR_TAIL_LINES = 20;
 const STDERR_MAX_LINE_BYTES = 64 * 1024;
 const STDERR_TAIL_LINE_CHARS = 500;
@@ -142,7 +147,10 @@ export class StdioTransport implements ClientTransport {
       this.#state = 'closing';
       child.stdin.end();
       child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), this.#options.killTimeoutMs ?? 2000);
+      const timer = setTimeout(
+        () => child.kill('SIGKILL'),
+        this.#options.killTimeoutMs ?? DEFAULT_KILL_TIMEOUT_MS,
+      );
       timer.unref();
       void this.#closed.then(() => clearTimeout(timer));
     }

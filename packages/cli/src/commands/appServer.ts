@@ -4,7 +4,8 @@
  * `--allow-non-loopback`, and always requires a bearer token: read from `--ws-token-file` (which
  * must be this user's and private: mode 0600), or generated into `$MCPRT_HOME/app-server.token`
  * (a new 0600 file renamed into place). The token itself is never printed. A listen failure is
- * one line and exit 1.
+ * one line and exit 1. It stops — every server process group gone first — on SIGTERM, SIGINT or
+ * SIGHUP (exit 0), and in stdio mode also when stdin closes or its parent dies.
  */
 
 import { dirname } from 'node:path';
@@ -16,6 +17,7 @@ import { parse, UsageError } from '../args.js';
 import type { Io } from '../io.js';
 import { configFile, openRuntime } from '../runtime.js';
 import { readOrCreateToken } from '../tokenFile.js';
+import { closeOnSignal, stopProcess, watchParent } from '../shutdown.js';
 
 export async function appServerCommand(
   argv: readonly string[],
@@ -51,8 +53,12 @@ export async function appServerCommand(
     log: (line) => io.err(line),
   });
 
+  closeOnSignal(() => server.close(), { exitCode: 0 });
   if (listen === 'stdio') {
+    // Its parent is its client: when the parent is gone, so is the reason to run.
+    const unwatch = watchParent(() => void stopProcess(0));
     await serveStdio(server);
+    unwatch();
     await server.close();
     return 0;
   }
@@ -70,13 +76,10 @@ export async function appServerCommand(
     token: token.value,
     allowNonLoopback: values['allow-non-loopback'] === true,
   });
+  closeOnSignal(() => listener.close());
   io.err(`mcprt app-server listening on ${listener.url} (bearer token in ${token.file})`);
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
-  await listener.close();
-  await server.close();
+  // It serves until a signal: the shutdown then closes the listener and the server, and exits.
+  await new Promise<never>(() => {});
   return 0;
 }
 

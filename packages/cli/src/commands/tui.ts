@@ -18,6 +18,7 @@ import { parse, UsageError } from '../args.js';
 import { InProcessTransport } from '../inProcess.js';
 import type { Io } from '../io.js';
 import { configFile, openRuntime } from '../runtime.js';
+import { closeOnSignal } from '../shutdown.js';
 
 const CLIENT_INFO = { name: 'mcprt-tui', title: 'mcprt TUI', version: SDK_VERSION };
 const TUI_OPTIONS = ['--remote', '--token-file'];
@@ -84,6 +85,7 @@ export async function tuiCommand(
       if (logs.length > 100) logs.shift();
     },
   });
+  closeOnSignal(() => server.close());
   try {
     const client = await McprtClient.create(new InProcessTransport(server), {
       clientInfo: CLIENT_INFO,

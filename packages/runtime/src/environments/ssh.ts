@@ -19,12 +19,13 @@ import { join } from 'node:path';
 
 import type { SshEnvironmentConfig } from '../config/types.js';
 import { makePrivateDirectory } from '../protectedPaths.js';
-import { DeferredChild } from './sshChild.js';
+import { DeferredChild, REMOTE_PGID_ANNOUNCE } from './sshChild.js';
 import {
   clientArgs,
   destinationLabel,
   forwardArgs,
   masterArgs,
+  remoteKillScript,
   remoteLaunch,
 } from './sshCommand.js';
 import { SshEnvironmentError, sshStderrSummary } from './sshErrors.js';
@@ -195,7 +196,9 @@ export class SshEnvironment implements ExecutionEnvironment {
     this.connect().then(
       (master) => {
         if (child.abandoned) return;
-        const real = spawn('ssh', clientArgs(this.config, this.controlPath(), remote.command), {
+        // The session first announces its remote process group (see sshChild.ts).
+        const command = `${REMOTE_PGID_ANNOUNCE}\n${remote.command}`;
+        const real = spawn('ssh', clientArgs(this.config, this.controlPath(), command), {
           env: { ...this.processEnv },
           stdio: ['pipe', 'pipe', 'pipe'],
           detached: true,
@@ -206,6 +209,7 @@ export class SshEnvironment implements ExecutionEnvironment {
           (code, _signal, stopping) =>
             stopping ? Promise.resolve(null) : this.explainExit(master, code),
           remote.stdinPreamble ?? undefined,
+          (pgid, graceMs) => this.terminateRemoteGroup(pgid, graceMs),
         );
       },
       (error: unknown) => child.fail(error instanceof Error ? error : new Error(String(error))),
@@ -215,6 +219,21 @@ export class SshEnvironment implements ExecutionEnvironment {
 
   http(): HttpAccess {
     return { kind: 'tunnel', fetch: this.tunnelFetch };
+  }
+
+  /**
+   * End a session's remote process group through the connection (stopping the local `ssh`
+   * client only closes the channel). False when it could not be confirmed gone, e.g. because
+   * the connection is lost.
+   */
+  private async terminateRemoteGroup(pgid: number, graceMs: number): Promise<boolean> {
+    if (this.closed || this.dir === null) return false;
+    const run = await runSsh(
+      this.processEnv,
+      clientArgs(this.config, this.controlPath(), remoteKillScript(pgid, graceMs)),
+      graceMs + 3_000,
+    );
+    return run.code === 0;
   }
 
   async readRegistrations(): Promise<EnvironmentRegistrations> {

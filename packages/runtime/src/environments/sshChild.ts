@@ -5,11 +5,29 @@
  * multiplexed `ssh` client has started, or `error` (with the environment's connection error) when
  * the connection cannot be made. After the real process exits, the environment may add one line
  * to its stderr (why the session ended, naming the environment) before `exit` is emitted.
+ *
+ * The remote side announces its process group on stderr first (`__mcprt_pgid=N`, a line that is
+ * taken out of the stderr stream): killing the local `ssh` client only closes the channel, and a
+ * server that ignores stdin EOF would live on, so shutdown also ends that group remotely
+ * (`terminateRemote`, through the environment's connection).
  */
 
 import type { ChildProcess, ChildProcessWithoutNullStreams } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
+
+import type { RemoteProcessOwner } from './types.js';
+
+/** The shell line that announces the remote process group (sshd makes each session its leader). */
+export const REMOTE_PGID_ANNOUNCE = `printf '__mcprt_pgid=%s\\n' "$$" >&2`;
+const PGID_LINE = /^__mcprt_pgid=(\d+)$/;
+/** Stderr text searched for the announcement before it is passed through as it comes. */
+const PGID_SEARCH_BYTES = 8192;
+/** How long shutdown waits for the announcement of a session that has only just started. */
+const PGID_WAIT_MS = 1000;
+
+/** Ends the remote process group `pgid` (SIGTERM, SIGKILL after `graceMs`); true once gone. */
+export type RemoteTerminator = (pgid: number, graceMs: number) => Promise<boolean>;
 
 /**
  * Called when the real process has exited; may return a line to append to its stderr.
@@ -21,7 +39,7 @@ export type ExitExplainer = (
   stopping: boolean,
 ) => Promise<string | null>;
 
-export class DeferredChild extends EventEmitter {
+export class DeferredChild extends EventEmitter implements RemoteProcessOwner {
   readonly stdin = new PassThrough();
   readonly stdout = new PassThrough();
   readonly stderr = new PassThrough();
@@ -31,6 +49,10 @@ export class DeferredChild extends EventEmitter {
   private real: ChildProcess | null = null;
   private settled = false;
   private stdinEnded = false;
+  private exited = false;
+  private remotePgid: number | null = null;
+  private terminator: RemoteTerminator | null = null;
+  private readonly pgidAnnounced = new EventEmitter();
 
   constructor() {
     super();
@@ -63,14 +85,20 @@ export class DeferredChild extends EventEmitter {
    * The real process has been spawned: wire its streams and lifecycle to this object. `preamble`
    * is written to its stdin before anything the caller writes.
    */
-  attach(real: ChildProcessWithoutNullStreams, explain: ExitExplainer, preamble?: string): void {
+  attach(
+    real: ChildProcessWithoutNullStreams,
+    explain: ExitExplainer,
+    preamble?: string,
+    terminator?: RemoteTerminator,
+  ): void {
     this.settled = true;
     this.real = real;
+    this.terminator = terminator ?? null;
     real.stdin.on('error', (error) => this.stdin.destroy(error));
     if (preamble !== undefined) real.stdin.write(preamble);
     this.stdin.pipe(real.stdin);
     real.stdout.pipe(this.stdout);
-    real.stderr.pipe(this.stderr, { end: false });
+    this.readStderr(real);
     real.once('spawn', () => {
       this.pid = real.pid;
       this.emit('spawn');
@@ -80,6 +108,8 @@ export class DeferredChild extends EventEmitter {
     const exited = new Promise<void>((resolve) =>
       real.once('exit', (code, signal) => {
         exit = { code, signal };
+        this.exited = true;
+        this.pgidAnnounced.emit('done');
         resolve();
       }),
     );
@@ -92,6 +122,58 @@ export class DeferredChild extends EventEmitter {
       this.stderr.end();
       this.finish(exit!.code, exit!.signal);
     })();
+  }
+
+  /**
+   * End the remote process group the session announced (see the header); true when there is
+   * none, or once it is gone.
+   */
+  async terminateRemote(graceMs: number): Promise<boolean> {
+    if (this.remotePgid === null && this.real !== null && !this.exited) {
+      // Just started: the announcement may still be on its way.
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, PGID_WAIT_MS);
+        function done() {
+          clearTimeout(timer);
+          resolve();
+        }
+        this.pgidAnnounced.once('done', done);
+      });
+    }
+    if (this.remotePgid === null || this.terminator === null) return true;
+    return this.terminator(this.remotePgid, graceMs);
+  }
+
+  /** The real stderr, passed through, without the process-group announcement. */
+  private readStderr(real: ChildProcessWithoutNullStreams): void {
+    let pending = '';
+    let searching = true;
+    const pass = (text: string) => {
+      if (text !== '') this.stderr.write(Buffer.from(text, 'latin1'));
+    };
+    real.stderr.on('data', (chunk: Buffer) => {
+      if (!searching) return void this.stderr.write(chunk);
+      pending += chunk.toString('latin1');
+      for (let nl = pending.indexOf('\n'); searching && nl >= 0; nl = pending.indexOf('\n')) {
+        const line = pending.slice(0, nl);
+        pending = pending.slice(nl + 1);
+        const announced = PGID_LINE.exec(line);
+        if (announced) {
+          searching = false;
+          this.remotePgid = Number(announced[1]);
+          this.pgidAnnounced.emit('done');
+        } else pass(`${line}\n`);
+      }
+      if (!searching || pending.length > PGID_SEARCH_BYTES) {
+        searching = false;
+        pass(pending);
+        pending = '';
+      }
+    });
+    real.stderr.once('end', () => {
+      pass(pending);
+      pending = '';
+    });
   }
 
   kill(signal: NodeJS.Signals = 'SIGTERM'): boolean {

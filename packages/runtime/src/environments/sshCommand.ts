@@ -109,3 +109,25 @@ export function forwardArgs(
     config.host,
   ];
 }
+
+/**
+ * The remote command that ends a session's process group `pgid`: SIGTERM, then SIGKILL when it is
+ * still there after `graceMs`, waiting up to a second more for it to be gone; exit 0 once it is
+ * (or was never there), 1 if it is not. Falls back to the process alone where it leads no group.
+ */
+export function remoteKillScript(pgid: number, graceMs: number): string {
+  if (!Number.isSafeInteger(pgid) || pgid <= 1) throw new RangeError(`bad remote pgid ${pgid}`);
+  const ticks = Math.max(1, Math.ceil(graceMs / 50));
+  return [
+    `p=${pgid}; i=0`,
+    'sig() { kill -s "$1" -- "-$p" 2>/dev/null || kill -s "$1" "$p" 2>/dev/null; }',
+    'alive() { kill -0 -- "-$p" 2>/dev/null || kill -0 "$p" 2>/dev/null; }',
+    'sig TERM || exit 0',
+    'while alive; do',
+    `  if [ "$i" -eq ${ticks} ]; then sig KILL; fi`,
+    `  if [ "$i" -ge ${ticks + 20} ]; then exit 1; fi`,
+    '  sleep 0.05 2>/dev/null || sleep 1',
+    '  i=$((i + 1))',
+    'done',
+  ].join('\n');
+}

@@ -54,6 +54,18 @@ export interface EnvironmentRegistrations {
   readonly warnings: readonly ConfigDiagnostic[];
 }
 
+/**
+ * Implemented by a spawned child whose server runs somewhere its local process group does not
+ * reach (ssh: the session's process group on the remote host).
+ */
+export interface RemoteProcessOwner {
+  /**
+   * SIGTERM the remote process group, SIGKILL it after `graceMs`, and resolve once it is gone
+   * (bounded: grace + about a second): true, or false when that could not be confirmed.
+   */
+  terminateRemote(graceMs: number): Promise<boolean>;
+}
+
 export interface ExecutionEnvironment {
   readonly id: string;
   readonly kind: 'local' | 'exec' | 'ssh';
@@ -63,8 +75,9 @@ export interface ExecutionEnvironment {
   readonly unavailableReason: string | null;
   /**
    * Start a stdio server process. The child has piped stdin/stdout/stderr and leads its own
-   * process group, so shutdown can signal everything it started. Spawn failures (e.g. ENOENT)
-   * arrive as the child's `error` event, never as a throw.
+   * process group, so shutdown can signal everything it started (a child that also started
+   * processes elsewhere implements `RemoteProcessOwner`). Spawn failures (e.g. ENOENT) arrive as
+   * the child's `error` event, never as a throw.
    */
   spawn(spec: StdioLaunchSpec): ChildProcessWithoutNullStreams;
   http(): HttpAccess;

@@ -2,8 +2,9 @@
  * MCP transport over a child process's stdin/stdout, spawned through an execution environment.
  * Unlike the SDK's own stdio transport it (1) lets the environment decide how to spawn (local,
  * exec prefix, ssh), (2) puts the child in its own process group and shuts the whole group down
- * (SIGTERM, then SIGKILL after a grace period), and (3) keeps a bounded stderr tail and the exit
- * status for status and error messages.
+ * (SIGTERM, then SIGKILL after a grace period), and `close()` resolves only once no process of the
+ * group is left (nor of the remote group an ssh session started), and (3) keeps a bounded stderr
+ * tail and the exit status for status and error messages.
  */
 
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -11,8 +12,22 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { serializeMessage } from '@modelcontextprotocol/client';
 
-import type { ExecutionEnvironment, StdioLaunchSpec } from '../environments/types.js';
+import type {
+  ExecutionEnvironment,
+  RemoteProcessOwner,
+  StdioLaunchSpec,
+} from '../environments/types.js';
 import { JsonlFramer } from './jsonlFramer.js';
+import {
+  forgetProcessGroup,
+  groupAlive,
+  KILL_GRACE_MS,
+  KILL_SETTLE_MS,
+  signalGroup,
+  terminateProcessGroup,
+  trackProcessGroup,
+  trackShutdown,
+} from './processGroups.js';
 import { StderrTail } from './stderrTail.js';
 
 export interface ProcessExit {
@@ -20,7 +35,6 @@ export interface ProcessExit {
   readonly signal: NodeJS.Signals | null;
 }
 
-export const KILL_GRACE_MS = 2000;
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 export class StdioProcessTransport implements Transport {
@@ -75,6 +89,8 @@ export class StdioProcessTransport implements Transport {
     this.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
         this.exitInfo = { code, signal };
+        // The leader is reaped: if nothing else was in its group, the group is gone.
+        if (child.pid !== undefined && !groupAlive(child.pid)) forgetProcessGroup(child.pid);
         resolve();
         // Output still in the pipe arrives before 'close'; a grandchild holding the pipe open
         // must not keep the connection alive, so finish shortly after exit regardless.
@@ -83,7 +99,10 @@ export class StdioProcessTransport implements Transport {
     });
     child.once('close', () => this.finish());
     await new Promise<void>((resolve, reject) => {
-      child.once('spawn', resolve);
+      child.once('spawn', () => {
+        if (child.pid !== undefined) trackProcessGroup(child.pid);
+        resolve();
+      });
       child.once('error', (error) => {
         this.spawnError = error;
         reject(error);
@@ -117,17 +136,39 @@ export class StdioProcessTransport implements Transport {
     });
   }
 
+  /**
+   * Stop the server: end its stdin, SIGTERM its process group (and the remote one an ssh session
+   * started), SIGKILL what is left after the grace period, and resolve once all of it is gone —
+   * also when the leader had exited already but left processes behind. Bounded: grace + 1 s.
+   */
   async close(): Promise<void> {
     const child = this.child;
-    if (child && this.exitInfo === undefined && this.spawnError === undefined) {
-      child.stdin.end();
-      signalGroup(child, 'SIGTERM');
-      const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), KILL_GRACE_MS);
-      timer.unref();
-      await this.exited;
-      clearTimeout(timer);
+    if (child && this.spawnError === undefined) {
+      if (this.exitInfo === undefined) child.stdin.end();
+      const remote = child as Partial<RemoteProcessOwner>;
+      const pid = child.pid;
+      // A child that does not lead a group (an environment that did not detach it) alone.
+      const leaderOnly = pid !== undefined && this.exitInfo === undefined && !groupAlive(pid);
+      await Promise.all([
+        pid === undefined
+          ? undefined
+          : leaderOnly
+            ? this.terminateLeader()
+            : terminateProcessGroup(pid),
+        remote.terminateRemote ? trackShutdown(remote.terminateRemote(KILL_GRACE_MS)) : undefined,
+        // The leader's exit event (its exit status, for messages) follows the group's end.
+        this.waitForExit(KILL_GRACE_MS + KILL_SETTLE_MS),
+      ]);
     }
     this.finish();
+  }
+
+  private async terminateLeader(): Promise<void> {
+    this.child?.kill('SIGTERM');
+    await this.waitForExit(KILL_GRACE_MS);
+    if (this.exitInfo !== undefined) return;
+    this.child?.kill('SIGKILL');
+    await this.waitForExit(KILL_SETTLE_MS);
   }
 
   private onData(chunk: Buffer): void {
@@ -137,7 +178,7 @@ export class StdioProcessTransport implements Transport {
     } catch (error) {
       this.failure = error instanceof Error ? error : new Error(String(error));
       this.onerror?.(this.failure);
-      if (this.child) signalGroup(this.child, 'SIGKILL');
+      if (this.child?.pid !== undefined) signalGroup(this.child.pid, 'SIGKILL');
       this.finish();
       return;
     }
@@ -153,19 +194,5 @@ export class StdioProcessTransport implements Transport {
     if (this.closed) return;
     this.closed = true;
     this.onclose?.();
-  }
-}
-
-/** Signal the child's whole process group; fall back to the child alone. */
-function signalGroup(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    try {
-      child.kill(signal);
-    } catch {
-      // already gone
-    }
   }
 }

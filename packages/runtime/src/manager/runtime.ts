@@ -17,6 +17,7 @@ import type { McprtConfig } from '../config/types.js';
 import { EnvironmentRegistry } from '../environments/registry.js';
 import type { ExecutionEnvironment } from '../environments/types.js';
 import { SqliteHistoryStore } from '../history/sqliteStore.js';
+import { processGroupShutdowns } from '../launch/processGroups.js';
 import { defaultProtectedPaths, protectFromSandbox } from '../protectedPaths.js';
 import type { SessionOptions } from './session.js';
 import { Session } from './session.js';
@@ -43,6 +44,7 @@ export class Runtime {
   private readonly reloadSource: (() => McprtConfig) | null;
   /** Environments replaced by a config change, closed at the next reload or close. */
   private readonly retired: ExecutionEnvironment[] = [];
+  private closing: Promise<void> | null = null;
   /** The tool-call history store, when history is enabled. */
   readonly history: SqliteHistoryStore | null;
   /** OAuth credentials, login and logout per registration scope (docs/auth.md). */
@@ -205,8 +207,19 @@ export class Runtime {
     );
   }
 
-  async close(): Promise<void> {
+  /**
+   * Close every session and environment. Resolves only once every server process group is gone
+   * (also those of servers stopped in the background, e.g. after a crash): bounded by the grace
+   * period plus a second.
+   */
+  close(): Promise<void> {
+    this.closing ??= this.closeOnce();
+    return this.closing;
+  }
+
+  private async closeOnce(): Promise<void> {
     await Promise.all([...this.sessions].map((s) => s.close()));
+    await processGroupShutdowns();
     await Promise.allSettled(this.retired.splice(0).map((e) => e.close()));
     await this.registry.close();
     this.history?.close();
