@@ -51,6 +51,7 @@ export class StdioProcessTransport implements Transport {
   private spawnError: Error | undefined;
   private exited: Promise<void> = Promise.resolve();
   private closed = false;
+  private groupGone = false;
 
   constructor(
     private readonly environment: ExecutionEnvironment,
@@ -89,8 +90,12 @@ export class StdioProcessTransport implements Transport {
     this.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
         this.exitInfo = { code, signal };
-        // The leader is reaped: if nothing else was in its group, the group is gone.
-        if (child.pid !== undefined && !groupAlive(child.pid)) forgetProcessGroup(child.pid);
+        // The leader is reaped: if nothing else was in its group, the group is gone (and its id
+        // free for reuse, so it must not be signalled any more).
+        if (child.pid !== undefined && !groupAlive(child.pid)) {
+          this.groupGone = true;
+          forgetProcessGroup(child.pid);
+        }
         resolve();
         // Output still in the pipe arrives before 'close'; a grandchild holding the pipe open
         // must not keep the connection alive, so finish shortly after exit regardless.
@@ -150,7 +155,7 @@ export class StdioProcessTransport implements Transport {
       // A child that does not lead a group (an environment that did not detach it) alone.
       const leaderOnly = pid !== undefined && this.exitInfo === undefined && !groupAlive(pid);
       await Promise.all([
-        pid === undefined
+        pid === undefined || this.groupGone
           ? undefined
           : leaderOnly
             ? this.terminateLeader()
