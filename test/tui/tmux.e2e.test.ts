@@ -3,12 +3,12 @@
  * by `npm start` as a person would — driven with send-keys and read with capture-pane. Also the
  * 60-column terminal (soft-wrapped lines are detected with `capture-pane -J`), an OAuth login
  * completed by pasting the redirect URL and a logout, both with `--environment`, and CI mode, where
- * the bare `mcprt` prints the status view even on a terminal. tmux is a CI dependency
- * (.ci/run installs it).
+ * the bare `mcprt` prints the status view even on a terminal. tmux is a system package `npm test`
+ * installs (scripts/system/packages.mjs).
  */
 
 import type { ChildProcess } from 'node:child_process';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -22,59 +22,22 @@ import { startAuthServer } from '../fixtures/auth/authServer.js';
 import { authorize } from '../fixtures/auth/browser.js';
 import type { ProtectedServer } from '../fixtures/auth/protectedServer.js';
 import { startProtectedServer } from '../fixtures/auth/protectedServer.js';
-import { makeHome, NODE, REPO_ROOT, tempDir, waitFor } from '../helpers/fixtures.js';
+import { makeHome, NODE, REPO_ROOT, tempDir } from '../helpers/fixtures.js';
 import { CLI } from '../helpers/rpcClient.js';
+import { settled, Tmux } from './tmuxHarness.js';
 
-const SOCKET = `mcprt-tui-e2e-${process.pid}`;
-
-function tmux(...args: string[]): string {
-  return execFileSync('tmux', ['-L', SOCKET, '-f', '/dev/null', ...args], {
-    encoding: 'utf8',
-    cwd: REPO_ROOT,
-  });
-}
-
-/** Start `command` in a detached session of the given size; the pane stays after it exits. */
-function session(name: string, columns: number, command: string, env = ''): void {
-  // Ink draws only a final frame when CI is set; a person's terminal has no CI variable.
-  const shell = `env -u CI -u CONTINUOUS_INTEGRATION ${env} ${command}; echo "[exited $?]"; sleep 600`;
-  tmux('new-session', '-d', '-s', name, '-x', String(columns), '-y', '50', '-c', REPO_ROOT, shell);
-}
-
-/** The pane with its scrollback; `joined` undoes the terminal's own wrapping of long lines. */
-function capture(name: string, joined = false): string {
-  return tmux('capture-pane', '-p', ...(joined ? ['-J'] : []), '-S', '-2000', '-t', name)
-    .replace(/\s+$/, '')
-    .split('\n')
-    .map((l) => l.replace(/\s+$/, ''))
-    .join('\n');
-}
-
-function send(name: string, text: string): void {
-  tmux('send-keys', '-t', name, '-l', text);
-  tmux('send-keys', '-t', name, 'Enter');
-}
-
-async function waitForPane(
+const term = new Tmux(`mcprt-tui-e2e-${process.pid}`);
+const tmux = (...args: string[]) => term.run(...args);
+const session = (name: string, columns: number, command: string, env = '') =>
+  term.session(name, columns, command, env);
+const capture = (name: string, joined = false) => term.capture(name, joined);
+const send = (name: string, text: string) => term.send(name, text);
+const waitForPane = (
   name: string,
   check: (pane: string) => boolean,
   what: string,
   timeoutMs = 45_000,
-): Promise<string> {
-  try {
-    return await waitFor(() => (check(capture(name)) ? capture(name) : undefined), timeoutMs, what);
-  } catch (error) {
-    throw new Error(`${(error as Error).message}; the pane shows:\n${capture(name)}`);
-  }
-}
-
-const settled = (pane: string) =>
-  pane.includes('  • everything: connected') &&
-  pane.includes('  • shared: connected') &&
-  pane.includes('  • shared@sandbox: connected') &&
-  pane.includes('  • shared@buildbox: connected') &&
-  pane.includes('  • broken@buildbox: failed') &&
-  /\n›\s*$/.test(pane);
+) => term.waitFor(name, check, what, timeoutMs);
 
 /** `mcprt app-server --listen ws://127.0.0.1:0` on the demo config; resolves with its URL. */
 function startWsAppServer(tokenFile: string): { child: ChildProcess; url: Promise<string> } {
@@ -126,11 +89,7 @@ describe('the TUI in a real terminal (tmux) on the demo config', () => {
 
   afterAll(() => {
     appServer?.kill();
-    try {
-      tmux('kill-server');
-    } catch {
-      // Already gone.
-    }
+    term.kill();
   });
 
   it('npm start opens the TUI; /mcp shows the same-named registrations with their environments', async () => {

@@ -27,6 +27,10 @@ export type { Cell, CellContext } from './model/cells.js';
 export { parseCommand } from './model/commands.js';
 export type { Command, HistoryFilters } from './model/commands.js';
 export { formLines, urlConsentLines, urlDomain } from './model/elicitationView.js';
+export { fitForm } from './model/formWindow.js';
+export type { FieldBlock } from './model/formWindow.js';
+export { FORM_CONTEXT_ROWS, latestLines, PROMPT_ROWS, viewport } from './model/viewport.js';
+export type { Viewport } from './model/viewport.js';
 export {
   backspace,
   buildFields,

@@ -1,8 +1,9 @@
 /**
- * An elicitation form on screen: renders `formLines` and turns keys into form edits. Enter
- * validates (messages appear under the fields and follow later edits) and, when valid, accepts
- * with the content; Esc cancels; Ctrl+D declines. A schema the TUI cannot render can only be
- * declined or cancelled.
+ * An elicitation form on screen: renders `formLines` (within `maxRows`: taller forms scroll with
+ * the focus) and turns keys into form edits. Enter validates (messages appear under the fields
+ * and follow later edits; the first invalid field takes the focus) and, when valid, accepts with
+ * the content; Esc cancels; Ctrl+D declines. A schema the TUI cannot render can only be declined
+ * or cancelled.
  */
 
 import { useInput } from 'ink';
@@ -24,6 +25,8 @@ export interface ElicitationFormProps {
   readonly message: string;
   readonly requestedSchema: unknown;
   readonly width: number;
+  /** Rows it may take (the terminal's, less what is above it); taller forms scroll. */
+  readonly maxRows?: number;
   readonly onAnswer: (result: McpServerElicitationRequestResult) => void;
 }
 
@@ -32,6 +35,7 @@ export function ElicitationForm({
   message,
   requestedSchema,
   width,
+  maxRows,
   onAnswer,
 }: ElicitationFormProps) {
   const initial = useRef<FormState | { error: string }>(createForm(requestedSchema));
@@ -53,6 +57,7 @@ export function ElicitationForm({
       for (const edit of splitTyped(input)) {
         if (edit.kind === 'text') next = typeText(next, edit.text);
         else if (edit.kind === 'backspace') next = backspace(next);
+        else if (edit.kind === 'tab') next = moveFocus(next, 1);
         else {
           const { state: checked, content } = submit(next);
           if (content !== null) return onAnswer({ action: 'accept', content });
@@ -85,5 +90,5 @@ export function ElicitationForm({
       />
     );
   }
-  return <Lines lines={formLines({ scope, message }, form, width)} />;
+  return <Lines lines={formLines({ scope, message }, form, width, maxRows)} />;
 }

@@ -40,6 +40,7 @@ export function Prompt({ width, onSubmit, onExit, hint }: PromptProps) {
       for (const edit of splitTyped(input)) {
         if (edit.kind === 'text') next = insert(next, edit.text);
         else if (edit.kind === 'backspace') next = deleteBack(next);
+        else if (edit.kind === 'tab') continue;
         else {
           const done = commit(next);
           next = done.editor;

@@ -16,10 +16,12 @@ export interface UrlConsentProps {
   readonly message: string;
   readonly url: string;
   readonly width: number;
+  /** Rows it may take (the terminal's, less what is above it); default: unlimited. */
+  readonly maxRows?: number;
   readonly onAnswer: (result: McpServerElicitationRequestResult) => void;
 }
 
-export function UrlConsent({ scope, message, url, width, onAnswer }: UrlConsentProps) {
+export function UrlConsent({ scope, message, url, width, maxRows, onAnswer }: UrlConsentProps) {
   const openable = !('error' in urlDomain(url));
   useInput((input, key) => {
     if (key.escape) onAnswer({ action: 'cancel', content: null });
@@ -27,5 +29,5 @@ export function UrlConsent({ scope, message, url, width, onAnswer }: UrlConsentP
     else if (openable && (input === 'y' || input === 'Y'))
       onAnswer({ action: 'accept', content: null });
   });
-  return <Lines lines={urlConsentLines({ scope, message }, url, width)} />;
+  return <Lines lines={urlConsentLines({ scope, message }, url, width, maxRows)} />;
 }

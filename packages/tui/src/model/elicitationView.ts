@@ -1,11 +1,14 @@
 /**
  * Elicitation prompts as lines: the form (each field with its label, value, options, description
- * and validation message, the focused one marked `›`) and URL consent (the domain, prominently,
- * before the full address). Both name the asking registration as `server@env`.
+ * and validation message, the focused one marked `›`; scrolling with the focus when it is taller
+ * than the terminal) and URL consent (the domain, prominently, before the full address). Both
+ * name the asking registration as `server@env`.
  */
 
-import { truncate, wrap } from '../text/fit.js';
+import { clampLines, truncate, wrap } from '../text/fit.js';
 import type { FieldValue, FormState } from './form.js';
+import type { FieldBlock } from './formWindow.js';
+import { fitForm } from './formWindow.js';
 import type { Line } from './lines.js';
 import { line } from './lines.js';
 
@@ -55,23 +58,43 @@ export interface ElicitationHeader {
   readonly message: string;
 }
 
-export function formLines(header: ElicitationHeader, form: FormState, width: number): Line[] {
-  const out: Line[] = [
+/**
+ * The form as lines, at most `maxRows` of them: when everything does not fit, the fields scroll
+ * with the focus (formWindow.ts), so the focused field and its message are always on screen.
+ */
+export function formLines(
+  header: ElicitationHeader,
+  form: FormState,
+  width: number,
+  maxRows = Number.POSITIVE_INFINITY,
+): Line[] {
+  const top: Line[] = [
     line(truncate(`${header.scope} asks for input`, width), 'bold'),
     ...wrap(header.message, width, '  ', '  ').map((t) => line(t)),
   ];
-  form.fields.forEach((field, i) => {
+  const blocks: FieldBlock[] = form.fields.map((field, i) => {
     const focused = i === form.focus;
+    const value = form.values[i]!;
     const label = `${focused ? '  › ' : '    '}${field.label}${field.required ? ' *' : ''}`;
-    out.push(line(truncate(label, width), focused ? 'accent' : 'bold'));
-    out.push(...valueLines(form.values[i]!, field.options, focused, width));
-    if (field.description)
-      out.push(...wrap(field.description, width, '      ', '      ').map((t) => line(t, 'dim')));
+    const valueRows = valueLines(value, field.options, focused, width);
     const error = form.errors[i];
-    if (error) out.push(...wrap(error, width, '      ! ', '        ').map((t) => line(t, 'error')));
+    return {
+      label: [line(truncate(label, width), focused ? 'accent' : 'bold')],
+      value: valueRows,
+      active:
+        value.kind === 'select'
+          ? (value.index ?? 0)
+          : value.kind === 'multiselect'
+            ? value.cursor
+            : valueRows.length - 1,
+      description: field.description
+        ? wrap(field.description, width, '      ', '      ').map((t) => line(t, 'dim'))
+        : [],
+      error: error ? wrap(error, width, '      ! ', '        ').map((t) => line(t, 'error')) : [],
+    };
   });
-  out.push(...wrap(FORM_KEYS, width, '', '').map((t) => line(t, 'dim')));
-  return out;
+  const keys = wrap(FORM_KEYS, width, '', '').map((t) => line(t, 'dim'));
+  return fitForm(top, blocks, form.focus, keys, maxRows, width);
 }
 
 /** The domain to show for a URL, or why it is not a web address. */
@@ -88,22 +111,38 @@ export function urlDomain(url: string): { domain: string; secure: boolean } | { 
   return { domain: parsed.hostname, secure: parsed.protocol === 'https:' };
 }
 
-export function urlConsentLines(header: ElicitationHeader, url: string, width: number): Line[] {
-  const out: Line[] = [
-    line(truncate(`${header.scope} asks you to open a URL`, width), 'bold'),
-    ...wrap(header.message, width, '  ', '  ').map((t) => line(t)),
-  ];
+export function urlConsentLines(
+  header: ElicitationHeader,
+  url: string,
+  width: number,
+  maxRows = Number.POSITIVE_INFINITY,
+): Line[] {
+  const title = [line(truncate(`${header.scope} asks you to open a URL`, width), 'bold')];
+  let message = wrap(header.message, width, '  ', '  ').map((t) => line(t));
+  const domainLines: Line[] = [];
   const domain = urlDomain(url);
   if ('error' in domain) {
-    out.push(
+    domainLines.push(
       ...wrap(`Not opened: ${domain.error}.`, width, '  ', '  ').map((t) => line(t, 'error')),
     );
   } else {
-    out.push(line(truncate(`  Domain: ${domain.domain}`, width), 'accent'));
-    if (!domain.secure) out.push(line(truncate('  Warning: not https', width), 'warn'));
+    domainLines.push(line(truncate(`  Domain: ${domain.domain}`, width), 'accent'));
+    if (!domain.secure) domainLines.push(line(truncate('  Warning: not https', width), 'warn'));
   }
-  out.push(...wrap(url, width, '  URL: ', '       ').map((t) => line(t, 'dim')));
+  let address = wrap(url, width, '  URL: ', '       ').map((t) => line(t, 'dim'));
   const keys = 'error' in domain ? 'n decline · Esc cancel' : URL_KEYS;
-  out.push(...wrap(keys, width, '', '').map((t) => line(t, 'dim')));
-  return out;
+  const keyLines = wrap(keys, width, '', '').map((t) => line(t, 'dim'));
+  const fixed = title.length + domainLines.length + keyLines.length;
+  if (fixed + message.length + address.length > maxRows) {
+    // Short of rows: the message to two lines, then the address cut (its domain is shown above).
+    const clamp = (ls: Line[], max: number, tone: Line['tone']) =>
+      clampLines(
+        ls.map((l) => l.text),
+        Math.max(1, max),
+        width,
+      ).map((t) => line(t, tone));
+    message = clamp(message, 2, 'plain');
+    address = clamp(address, maxRows - fixed - message.length, 'dim');
+  }
+  return [...title, ...message, ...domainLines, ...address, ...keyLines];
 }
