@@ -1,5 +1,5 @@
 // The token store modes against a real Secret Service: a private D-Bus session bus with
-// gnome-keyring (Debian `dbus-daemon`, `gnome-keyring`; .ci/run installs them). `keyring` stores
+// gnome-keyring (Debian `dbus-daemon`, `gnome-keyring`; npm test installs them). `keyring` stores
 // the login in the keychain and writes no file; `auto` uses the keychain when it answers and
 // otherwise falls back to the 0600 file, saying so exactly once; `keyring` without a Secret
 // Service refuses with a message naming the setting.

@@ -58,7 +58,7 @@ export class Sshd {
     const binary = SSHD_CANDIDATES.find((p) => existsSync(p));
     if (binary === undefined) {
       throw new Error(
-        `sshd not found (looked in ${SSHD_CANDIDATES.join(', ')}): install Debian's openssh-server (.ci/run does)`,
+        `sshd not found (looked in ${SSHD_CANDIDATES.join(', ')}): install Debian's openssh-server (npm test does: scripts/setup-system.mjs)`,
       );
     }
     const dir = tempDir('mcprt-sshd-');

@@ -97,7 +97,7 @@ export function assertBubblewrapWorks(): void {
   const bwrap = BWRAP_LOCATIONS.find((p) => existsSync(p));
   if (bwrap === undefined) {
     throw new Error(
-      `bubblewrap is not installed (looked in ${BWRAP_LOCATIONS.join(', ')}); .ci/run installs the bubblewrap package`,
+      `bubblewrap is not installed (looked in ${BWRAP_LOCATIONS.join(', ')}); npm test installs the bubblewrap package (scripts/setup-system.mjs)`,
     );
   }
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-all'];
