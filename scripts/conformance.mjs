@@ -29,6 +29,14 @@ import { verdict, verdictLine } from './conformance/verdict.mjs';
 
 const REPO_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const DEFAULT_CLIENT = 'node test/conformance/client.mjs';
+/** The protocol revisions the default framework (0.1.16) knows for --spec-version. */
+const DEFAULT_FRAMEWORK_SPEC_VERSIONS = [
+  '2025-03-26',
+  '2025-06-18',
+  '2025-11-25',
+  'draft',
+  'extension',
+];
 
 const USAGE = `Usage: npm run conformance -- [options] [scenario ...]
 
@@ -39,7 +47,8 @@ const USAGE = `Usage: npm run conformance -- [options] [scenario ...]
                           MCP_CONFORMANCE_SCENARIO / MCP_CONFORMANCE_CONTEXT (and
                           MCP_CONFORMANCE_PROTOCOL_VERSION with --spec-version)
   --version X             framework version (default $CONFORMANCE_VERSION, else ${DEFAULT_FRAMEWORK};
-                          with --requirements ${REQUIREMENTS_FRAMEWORK})
+                          ${REQUIREMENTS_FRAMEWORK} with --requirements or a --spec-version that
+                          ${DEFAULT_FRAMEWORK} does not know, such as 2026-07-28)
   --spec-version V        run every scenario at protocol revision V (--spec-version V --force)
   --requirements R        exactly what revision R requires of a client (requirements/R.yaml of
                           the framework), each at R's wire; the set's not-scored scenarios also
@@ -91,10 +100,15 @@ function options(argv) {
     throw new UsageError(
       'give --requirements or scenario names, not both (a requirement set names the scenarios)',
     );
+  // Without a version: the default framework, unless what is asked for needs the newer one.
+  const needsNewer =
+    values.requirements !== undefined ||
+    (values['spec-version'] !== undefined &&
+      !DEFAULT_FRAMEWORK_SPEC_VERSIONS.includes(values['spec-version']));
   const version =
     values.version ??
     (process.env.CONFORMANCE_VERSION || undefined) ??
-    (values.requirements !== undefined ? REQUIREMENTS_FRAMEWORK : DEFAULT_FRAMEWORK);
+    (needsNewer ? REQUIREMENTS_FRAMEWORK : DEFAULT_FRAMEWORK);
   return {
     help: values.help === true,
     list: values.list === true,
