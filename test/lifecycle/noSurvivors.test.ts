@@ -131,7 +131,7 @@ function exited(child: ChildProcess): Promise<{ code: number | null; ms: number 
 }
 
 /** Grace + 1 s is the bound; the rest is slack for a loaded two-core machine. */
-const BOUND_MS = KILL_GRACE_MS + 1000 + 2500;
+const BOUND_MS = KILL_GRACE_MS + 1000 + 4000;
 function newTag(): string {
   const tag = `mcprt-survivor-${randomBytes(4).toString('hex')}`;
   tags.push(tag);
