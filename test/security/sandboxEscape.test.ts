@@ -16,6 +16,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,6 +37,12 @@ interface RunReply {
 }
 type Outcome = { ok: boolean; value?: unknown; error?: string };
 
+/** Whether `path` is in `/tmp` or `$TMPDIR`, which `workspaceWrite` makes writable. */
+const underTemp = (path: string): boolean =>
+  ['/tmp', tmpdir()]
+    .map((dir) => realpathSync(dir))
+    .some((dir) => path === dir || path.startsWith(`${dir}/`));
+
 describe('a sandboxed command cannot reach the host’s authority', () => {
   let server: WsAppServer;
   let host: WsClient;
@@ -43,9 +50,14 @@ describe('a sandboxed command cannot reach the host’s authority', () => {
   let home: string;
   let threadId: string;
   const workspace = tempDir('mcprt-workspace-');
-  // Not in the temporary directory: `workspaceWrite` makes that writable.
-  mkdirSync(join(REPO_ROOT, '.tmp'), { recursive: true });
-  const outside = realpathSync(mkdtempSync(join(REPO_ROOT, '.tmp', 'outside-')));
+  // Not in a temporary directory (`/tmp`, `$TMPDIR`): `workspaceWrite` makes those writable. In
+  // the repository, unless the repository itself is in one (a fresh clone under /tmp): then in
+  // the home directory's cache.
+  const outsideParent = underTemp(realpathSync(REPO_ROOT))
+    ? join(homedir(), '.cache', 'mcprt-tests')
+    : join(REPO_ROOT, '.tmp');
+  mkdirSync(outsideParent, { recursive: true });
+  const outside = realpathSync(mkdtempSync(join(outsideParent, 'outside-')));
 
   beforeAll(async () => {
     assertBubblewrapWorks();
