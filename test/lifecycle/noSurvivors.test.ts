@@ -3,7 +3,8 @@
 // are in this machine's /proc too) — two of each: one that ignores SIGTERM and stdin EOF and has
 // a child that does too, and one that obeys SIGTERM but leaves such a child behind. Then mcprt
 // ends one way or another (runtime.close(); the app-server on stdin EOF, SIGTERM, SIGINT, its
-// parent dying; the WebSocket app-server on SIGTERM; `mcprt status` finishing), and /proc must hold
+// parent dying; the WebSocket app-server on SIGTERM; `mcprt serve` on SIGTERM; `mcprt status`
+// finishing), and /proc must hold
 // no process of the runtime's tree: no server, no child, no ssh client, no ssh master.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -260,6 +261,36 @@ describe('no process outlives mcprt (local, exec and ssh servers that ignore SIG
     child.kill('SIGTERM');
     const { code, ms } = await done;
     await client.close().catch(() => undefined);
+    expect(code).toBe(0);
+    expect(ms).toBeLessThan(BOUND_MS);
+    expect(processesWith(treeOf(tag))).toEqual([]);
+  });
+
+  it('`mcprt serve` (the gateway, over stdio) on SIGTERM', { timeout: 60_000 }, async () => {
+    const tag = newTag();
+    const home = makeHome(stubbornConfig(tag));
+    const child = spawn(
+      NODE,
+      [CLI, '--home', home, 'serve', '--environment', 'box', '--environment', 'remote'],
+      { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'] },
+    );
+    const send = (m: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);
+    // Servers start with the first client.
+    send({
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 't', version: '1' },
+      },
+    });
+    send({ method: 'notifications/initialized' });
+    send({ id: 2, method: 'tools/list', params: {} });
+    await expectTreeUp(tag);
+    const done = exited(child);
+    child.kill('SIGTERM');
+    const { code, ms } = await done;
     expect(code).toBe(0);
     expect(ms).toBeLessThan(BOUND_MS);
     expect(processesWith(treeOf(tag))).toEqual([]);

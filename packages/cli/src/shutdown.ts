@@ -27,7 +27,8 @@ let stopping = false;
 let signalExitCode: number | null = null;
 
 /**
- * Close `close` (with everything else registered) before the process exits on a signal.
+ * Close `close` (with everything else registered, the last registered first) before the process
+ * exits on a signal.
  * `exitCode` replaces the conventional 128 + signal number (a server stopping on request: 0).
  * Returns the unregistration.
  */
@@ -63,7 +64,8 @@ export async function stopProcess(code: number): Promise<never> {
     killAllProcessGroups();
     process.exit(code);
   }, HARD_DEADLINE_MS);
-  await Promise.allSettled([...closers].map((close) => close()));
+  // Last registered first: a listener before the server behind it, the server before the runtime.
+  for (const close of [...closers].reverse()) await close().catch(() => undefined);
   await processGroupShutdowns();
   process.exit(code);
 }

@@ -4,6 +4,8 @@
  * stdio is the default — stdout is then the MCP channel, so everything else goes to stderr. HTTP
  * listens on loopback only at `/mcp` and requires a bearer token: read from `--http-token-file`,
  * or generated into `$MCPRT_HOME/serve.token` (mode 0600). The token itself is never printed.
+ * It stops — every server process group gone first — on SIGTERM, SIGINT or SIGHUP (exit 0), and
+ * with stdio also when stdin closes or its parent dies.
  */
 
 import { dirname } from 'node:path';
@@ -15,6 +17,7 @@ import type { GlobalOptions } from '../args.js';
 import { parse, UsageError } from '../args.js';
 import type { Io } from '../io.js';
 import { configFile, openRuntime } from '../runtime.js';
+import { closeOnSignal, stopProcess, watchParent } from '../shutdown.js';
 import { readOrCreateToken } from '../tokenFile.js';
 
 const LISTEN_USAGE = 'serve: --listen must be stdio or http://127.0.0.1:PORT';
@@ -54,9 +57,15 @@ export async function serveCommand(
       loginCommand: (scope) => loginCommand(globals, scope),
       log: (line) => io.err(line),
     });
+    const opened = gateway;
+    closeOnSignal(() => opened.close(), { exitCode: 0 });
     if (url === null) {
       const handle = serveGatewayStdio(gateway);
-      await Promise.race([handle.closed, stopSignal()]);
+      closeOnSignal(() => handle.close());
+      // Its parent is its client: when the parent is gone, so is the reason to run.
+      const unwatch = watchParent(() => void stopProcess(0));
+      await handle.closed;
+      unwatch();
       await handle.close();
       return 0;
     }
@@ -72,9 +81,10 @@ export async function serveCommand(
       port: Number(url.port || '0'),
       token: token.value,
     });
+    closeOnSignal(() => listener.close());
     io.err(`mcprt serve listening on ${listener.url} (bearer token in ${token.file})`);
-    await stopSignal();
-    await listener.close();
+    // It serves until a signal: the shutdown then closes the listener, the gateway, the runtime.
+    await new Promise<never>(() => {});
     return 0;
   } finally {
     await gateway?.close();
@@ -105,13 +115,6 @@ function parseState(text: string | undefined): unknown {
       `serve: --sandbox-state-json is not valid JSON: ${(error as Error).message}`,
     );
   }
-}
-
-function stopSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
-  });
 }
 
 /** The exact command that logs `scope` in, with the home this gateway was started with. */
