@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: {
     alias: {
+      '@mcprt/base': fileURLToPath(new URL('./packages/base/src/index.ts', import.meta.url)),
       '@mcprt/runtime': fileURLToPath(new URL('./packages/runtime/src/index.ts', import.meta.url)),
       '@mcprt/protocol': fileURLToPath(
         new URL('./packages/protocol/src/index.ts', import.meta.url),
