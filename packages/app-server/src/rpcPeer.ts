@@ -6,6 +6,7 @@
  * client used: with `"jsonrpc":"2.0"` only if the client sent it.
  */
 
+import { PendingRequests } from '@mcprt/base';
 import type { JsonRpcErrorObject, RequestId } from '@mcprt/protocol';
 import { classifyMessage, ErrorCode, ProtocolError } from '@mcprt/protocol';
 
@@ -41,12 +42,9 @@ export class RpcPeer {
   clientName: string | null = null;
   private jsonrpc = false;
   private closed = false;
-  private nextRequestId = 0;
   private readonly incoming = new Map<RequestId, AbortController>();
-  private readonly pending = new Map<
-    RequestId,
-    { resolve: (v: unknown) => void; reject: (e: Error) => void }
-  >();
+  /** Server→client requests awaiting the client's answer (ids from 0, as Codex's). */
+  private readonly pending = new PendingRequests({ firstId: 0 });
 
   constructor(
     private readonly io: PeerIo,
@@ -136,16 +134,10 @@ export class RpcPeer {
 
   /** Like `request`, also telling the id used (for `serverRequest/resolved`). */
   requestWithId(method: string, params: unknown): { id: number; response: Promise<unknown> } {
-    const id = this.nextRequestId++;
-    const response = new Promise<unknown>((resolve, reject) => {
-      if (this.closed) {
-        reject(new Error('client connection closed'));
-        return;
-      }
-      this.pending.set(id, { resolve, reject });
-      this.write({ id, method, params });
-    });
-    return { id, response };
+    const { id, promise } = this.pending.add(method);
+    if (this.closed) this.pending.reject(id, new Error('client connection closed'));
+    else this.write({ id, method, params });
+    return { id, response: promise };
   }
 
   close(): void {
@@ -153,8 +145,7 @@ export class RpcPeer {
     this.closed = true;
     for (const controller of this.incoming.values()) controller.abort();
     this.incoming.clear();
-    for (const { reject } of this.pending.values()) reject(new Error('client connection closed'));
-    this.pending.clear();
+    this.pending.rejectAll(() => new Error('client connection closed'));
     this.dispatcher.onClose(this);
     this.io.close();
   }
@@ -164,12 +155,12 @@ export class RpcPeer {
     result?: unknown;
     error?: JsonRpcErrorObject;
   }): void {
-    if (message.id === null) return;
-    const waiter = this.pending.get(message.id);
-    if (!waiter) return;
-    this.pending.delete(message.id);
-    if (message.error) waiter.reject(ProtocolError.fromObject(message.error));
-    else waiter.resolve(message.result);
+    this.pending.settle(
+      message.id,
+      message.error
+        ? { ok: false, error: ProtocolError.fromObject(message.error) }
+        : { ok: true, value: message.result },
+    );
   }
 
   private sendError(id: RequestId | null, error: unknown): void {

@@ -4,6 +4,7 @@
  * async iterables) and answering server→client requests. Transports only move messages.
  */
 
+import { PendingRequests } from '@mcprt/base';
 import {
   classifyMessage,
   type ClientRequestMethod,
@@ -31,13 +32,12 @@ import type {
   ServerRequestHandler,
   SpawnOptions,
 } from './clientTypes.js';
-import { ConnectionClosedError } from './errors.js';
+import { ConnectionClosedError, RequestTimeoutError, toProtocolError } from './errors.js';
 import {
   createNotificationStream,
   type NotificationSink,
   type NotificationStream,
 } from './notificationStream.js';
-import { PendingRequests } from './pendingRequests.js';
 import {
   answerServerRequest,
   type ResponseBody,
@@ -72,7 +72,9 @@ const isKnownNotification = (method: string): method is ServerNotificationMethod
 export class McprtClient {
   readonly #transport: ClientTransport;
   readonly #options: McprtClientOptions;
-  readonly #pending = new PendingRequests();
+  readonly #pending = new PendingRequests({
+    timeoutError: (method, ms) => new RequestTimeoutError(method, ms),
+  });
   readonly #handlers = new Map<string, Set<AnyNotificationHandler>>();
   readonly #streams = new Set<{
     method: string | undefined;
@@ -303,7 +305,11 @@ export class McprtClient {
 
   #onResponse(message: JsonRpcSuccess | JsonRpcFailure): void {
     // Late answers to timed-out or aborted requests are expected; answers to ids never sent are not.
-    if (this.#pending.resolve(message) === 'unknown') {
+    const outcome =
+      'error' in message
+        ? { ok: false as const, error: toProtocolError(message.error) }
+        : { ok: true as const, value: message.result };
+    if (this.#pending.settle(message.id, outcome) === 'unknown') {
       const detail = 'error' in message ? `: ${JSON.stringify(message.error)}` : '';
       this.#report(
         new Error(`app-server answered unknown request id ${String(message.id)}${detail}`),

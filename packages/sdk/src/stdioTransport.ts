@@ -10,9 +10,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { LineFramer, Listeners } from '@mcprt/base';
+
 import { parseJsonLine } from './jsonLine.js';
-import { LineDecoder } from './lineDecoder.js';
-import { Listeners } from './listeners.js';
 import type { ClientTransport, Unsubscribe } from './transport.js';
 
 export interface StdioTransportOptions {
@@ -173,7 +173,7 @@ export class StdioTransport implements ClientTransport {
   }
 
   #wire(child: ChildProcessWithoutNullStreams): void {
-    const stdout = new LineDecoder({
+    const stdout = new LineFramer({
       onLine: (line) => this.#onLine(line),
       onOverflow: (bytes) =>
         this.#errors.emit(
@@ -183,7 +183,7 @@ export class StdioTransport implements ClientTransport {
         ? { maxLineBytes: this.#options.maxLineBytes }
         : {}),
     });
-    const stderr = new LineDecoder({
+    const stderr = new LineFramer({
       maxLineBytes: STDERR_MAX_LINE_BYTES,
       onLine: (line) => this.#onStderrLine(line),
       onOverflow: (bytes) => this.#onStderrLine(`[stderr line of ${bytes} bytes dropped]`),

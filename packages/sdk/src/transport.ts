@@ -4,8 +4,10 @@
  * implementation's business; the implementations are re-exported here.
  */
 
+import type { Unsubscribe } from '@mcprt/base';
+
 /** Removes a handler registered with one of the `on*` methods. */
-export type Unsubscribe = () => void;
+export type { Unsubscribe };
 
 /** A bidirectional channel of JSON-RPC messages to one app-server. */
 export interface ClientTransport {

@@ -6,11 +6,10 @@
 
 import type { ClientRequest, IncomingMessage } from 'node:http';
 
+import { DEFAULT_MAX_LINE_BYTES, Listeners } from '@mcprt/base';
 import WebSocket from 'ws';
 
 import { parseJsonLine } from './jsonLine.js';
-import { DEFAULT_MAX_LINE_BYTES } from './lineDecoder.js';
-import { Listeners } from './listeners.js';
 import type { ClientTransport, Unsubscribe } from './transport.js';
 
 export interface WebSocketTransportOptions {

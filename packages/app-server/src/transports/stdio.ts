@@ -7,8 +7,9 @@
 
 import type { Writable } from 'node:stream';
 
+import { LineFramer } from '@mcprt/base';
+
 import type { AppServer } from '../appServer.js';
-import { JsonlReader } from '../jsonlReader.js';
 
 export function serveStdio(
   server: AppServer,
@@ -37,11 +38,13 @@ export function serveStdio(
       },
       { privileged: true },
     );
-    const reader = new JsonlReader(
-      server.maxMessageBytes,
-      (line) => peer.receive(line),
-      (bytes) => peer.oversize(bytes, server.maxMessageBytes),
-    );
+    // An oversized line is reported once and skipped up to its newline: one huge message can
+    // neither exhaust memory nor desynchronise the stream.
+    const reader = new LineFramer({
+      maxLineBytes: server.maxMessageBytes,
+      onLine: (line) => peer.receive(line),
+      onOverflow: (bytes) => peer.oversize(bytes, server.maxMessageBytes),
+    });
     input.on('data', (chunk: Buffer) => reader.push(chunk));
     input.once('end', () => {
       peer.close();
