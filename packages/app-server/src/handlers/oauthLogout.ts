@@ -16,7 +16,7 @@ type Params = ParamsOut<(typeof clientRequests)['mcpServer/oauth/logout']>;
 
 export async function oauthLogout(params: Params, ctx: HandlerContext) {
   try {
-    const removed = ctx.state.runtime.oauthLogout({
+    const removed = await ctx.state.runtime.oauthLogout({
       server: params.name,
       ...(params.environmentId != null ? { environmentId: params.environmentId } : {}),
     });

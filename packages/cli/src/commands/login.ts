@@ -92,7 +92,7 @@ export async function logoutCommand(
     throw new UsageError('usage: mcprt mcp logout <name> [--environment <id>]');
   const runtime = openRuntime(globals, io);
   try {
-    const removed = runtime.oauthLogout({
+    const removed = await runtime.oauthLogout({
       server: name,
       ...(values.environment !== undefined ? { environmentId: values.environment } : {}),
     });

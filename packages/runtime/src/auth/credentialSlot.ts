@@ -172,7 +172,7 @@ export class CredentialSlot {
       refresh_token: tokens.refresh_token ?? record.refresh_token,
       scopes: tokens.scope !== undefined ? tokens.scope.split(' ').filter(Boolean) : record.scopes,
     };
-    this.store.set(this.key, next);
+    await this.store.set(this.key, next);
     return next;
   }
 }

@@ -47,7 +47,7 @@ export interface LoginParams {
   readonly timeoutMs: number;
   readonly now: () => number;
   /** Persist the result (the manager stores it and tells running sessions). */
-  readonly save: (record: StoredCredential) => void;
+  readonly save: (record: StoredCredential) => Promise<void>;
 }
 
 /** Scope resolution: explicit > step-up > configured (`[]` means none) > discovered. */
@@ -160,7 +160,7 @@ export async function startLogin(params: LoginParams): Promise<PendingOAuthLogin
         );
       }
       const record = toRecord(config, provider, scope, params.now());
-      params.save(record);
+      await params.save(record);
       return { scope: config.scope, scopes: record.scopes };
     } catch (error) {
       if (error instanceof OAuthLoginError) throw error;

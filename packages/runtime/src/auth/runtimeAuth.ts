@@ -5,6 +5,7 @@
  * make a login reach running sessions (their registration of that scope reconnects).
  */
 
+import { Listeners } from '@mcprt/base';
 import type { FetchLike } from '@modelcontextprotocol/client';
 
 import type { McprtConfig, OAuthCredentialsStoreMode, ServerConfig } from '../config/types.js';
@@ -33,7 +34,7 @@ export class RuntimeAuth {
   private storeValue: CredentialStore;
   private mode: OAuthCredentialsStoreMode;
   private readonly slots = new Map<string, CredentialSlot>();
-  private readonly listeners = new Set<CredentialsListener>();
+  private readonly listeners = new Listeners<[RegistrationScope]>();
   private callback: { port: number | null; url: string | null };
   readonly now: () => number;
 
@@ -191,9 +192,9 @@ export class RuntimeAuth {
       callbackUrl: config.oauth?.callbackUrl ?? this.callback.url,
       timeoutMs: options.timeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS,
       now: this.now,
-      save: (record) => {
+      save: async (record) => {
         if (!slot) return;
-        this.storeValue.set(slot.key, record);
+        await this.storeValue.set(slot.key, record);
         slot.stepUpScopes = [];
         this.notify(config.scope);
       },
@@ -201,22 +202,21 @@ export class RuntimeAuth {
   }
 
   /** Remove the stored credentials of a registration; true when there were any. */
-  logout(config: ServerConfig): boolean {
+  async logout(config: ServerConfig): Promise<boolean> {
     const slot = this.slot(config);
     if (!slot) return false;
-    const removed = this.storeValue.delete(slot.key);
+    const removed = await this.storeValue.delete(slot.key);
     slot.stepUpScopes = [];
     if (removed) this.notify(config.scope);
     return removed;
   }
 
   onCredentialsChanged(listener: CredentialsListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   notify(scope: RegistrationScope): void {
-    for (const listener of this.listeners) listener(scope);
+    this.listeners.emit(scope);
   }
 
   private openStore(): CredentialStore {

@@ -4,22 +4,12 @@
  * re-parsed and checked before it is written atomically (temp file + rename, mode preserved).
  */
 
-import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  fchmodSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+
+import { writeFileAtomicSync } from '@mcprt/base';
 import { stringify } from 'smol-toml';
+
 import { ConfigParseError, ConfigWriteError } from '../errors.js';
 import type { RegistrationScope } from '../scope.js';
 import type { Table } from './fields.js';
@@ -133,30 +123,19 @@ function currentText(path: string): string | null {
   }
 }
 
-/** Writes via a temp file in the same directory and a rename; refuses if the file changed. */
+/** Writes atomically (temp file + rename, mode preserved); refuses if the file changed. */
 function writeAtomic(file: string, existing: ExistingFile, text: string): void {
-  const dir = dirname(existing.target);
-  const temp = join(dir, `.${basename(existing.target)}.${randomBytes(6).toString('hex')}.tmp`);
-  let fd: number | null = null;
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    fd = openSync(temp, 'wx', existing.mode);
-    writeSync(fd, text);
-    fchmodSync(fd, existing.mode);
-    fsyncSync(fd);
-    closeSync(fd);
-    fd = null;
-    if (currentText(existing.target) !== existing.text) {
-      throw new ConfigWriteError(file, `${file} changed while it was being edited; try again`);
-    }
-    renameSync(temp, existing.target);
+    mkdirSync(dirname(existing.target), { recursive: true, mode: 0o700 });
+    writeFileAtomicSync(existing.target, text, {
+      mode: existing.mode,
+      beforeRename: () => {
+        if (currentText(existing.target) !== existing.text) {
+          throw new ConfigWriteError(file, `${file} changed while it was being edited; try again`);
+        }
+      },
+    });
   } catch (err) {
-    if (fd !== null) closeSync(fd);
-    try {
-      unlinkSync(temp);
-    } catch {
-      // Not created, or already renamed.
-    }
     if (err instanceof ConfigWriteError) throw err;
     throw new ConfigWriteError(file, `cannot write ${file}: ${errorText(err)}`, { cause: err });
   }

@@ -13,9 +13,10 @@
 
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { EventEmitter } from 'node:events';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+
+import { backoffDelay, Listeners } from '@mcprt/base';
 
 import type { SshEnvironmentConfig } from '../config/types.js';
 import { makePrivateDirectory } from '../protectedPaths.js';
@@ -69,7 +70,8 @@ export class SshEnvironment implements ExecutionEnvironment {
   readonly destination: string;
   private readonly processEnv: NodeJS.ProcessEnv;
   private readonly now: () => number;
-  private readonly events = new EventEmitter();
+  /** Every open session (thread) follows the health. */
+  private readonly healthListeners = new Listeners<[EnvironmentHealth]>();
   private readonly tunnelFetch: FetchLike;
   private dir: string | null = null;
   private master: SshMaster | null = null;
@@ -91,7 +93,6 @@ export class SshEnvironment implements ExecutionEnvironment {
     this.destination = destinationLabel(config);
     this.processEnv = options.processEnv ?? process.env;
     this.now = Date.now;
-    this.events.setMaxListeners(0); // every open session (thread) follows the health
     this.tunnelFetch = socketFetch(
       (url) => this.forward(url),
       (url, error) =>
@@ -120,8 +121,7 @@ export class SshEnvironment implements ExecutionEnvironment {
   }
 
   onHealthChange(listener: (health: EnvironmentHealth) => void): () => void {
-    this.events.on('health', listener);
-    return () => this.events.off('health', listener);
+    return this.healthListeners.add(listener);
   }
 
   resetBackoff(): void {
@@ -171,7 +171,10 @@ export class SshEnvironment implements ExecutionEnvironment {
         },
         (error: unknown) => {
           this.failures += 1;
-          const delay = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (this.failures - 1));
+          const delay = backoffDelay(this.failures, {
+            firstMs: BACKOFF_BASE_MS,
+            maxMs: BACKOFF_MAX_MS,
+          });
           if (!this.closed) {
             this.setHealth({
               state: 'disconnected',
@@ -276,7 +279,7 @@ export class SshEnvironment implements ExecutionEnvironment {
 
   private setHealth(next: EnvironmentHealth): void {
     this.current = next;
-    this.events.emit('health', next);
+    this.healthListeners.emit(next);
   }
 
   private onMasterExit(master: SshMaster, exit: MasterExit): void {

@@ -1,11 +1,11 @@
 /**
- * Splits a server's stdout into JSON-RPC messages, one per line, without ever holding more than
- * `maxBytes` of one message: a longer line is a hard error (the connection is failed), so a
- * server writing a 100 MB line cannot exhaust memory. Chunks are kept as a list and joined once
- * per line (no quadratic copying for a server that drips one byte at a time). Lines that are
- * not JSON are counted and skipped, as the SDK does.
+ * A server's stdout as JSON-RPC messages: `@mcprt/base`'s line framer with the `error` overflow
+ * policy — a line longer than `maxBytes` fails the connection at once, so a server writing a
+ * 100 MB line cannot exhaust memory — and the SDK's message parser. Lines that are not JSON are
+ * counted and skipped, as the SDK does.
  */
 
+import { LineFramer, LineTooLongError } from '@mcprt/base';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { deserializeMessage } from '@modelcontextprotocol/client';
 
@@ -17,42 +17,36 @@ export class MessageTooLargeError extends Error {
 }
 
 export class JsonlFramer {
-  private parts: Buffer[] = [];
-  private size = 0;
+  private readonly lines: LineFramer;
+  /** Where the current `push` collects its messages. */
+  private out: JSONRPCMessage[] = [];
   /** Lines that were not JSON-RPC (protocol noise), for status. */
   skippedLines = 0;
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(private readonly maxBytes: number) {
+    this.lines = new LineFramer({
+      maxLineBytes: maxBytes,
+      overflow: 'error',
+      onLine: (line) => {
+        try {
+          this.out.push(deserializeMessage(line));
+        } catch {
+          this.skippedLines += 1;
+        }
+      },
+    });
+  }
 
   /** Feed one chunk; returns the complete messages it finished. Throws MessageTooLargeError. */
   push(chunk: Buffer): JSONRPCMessage[] {
     const out: JSONRPCMessage[] = [];
-    let start = 0;
-    for (;;) {
-      const nl = chunk.indexOf(0x0a, start);
-      const end = nl < 0 ? chunk.length : nl;
-      if (end > start) {
-        this.size += end - start;
-        if (this.size > this.maxBytes) {
-          this.parts = [];
-          this.size = 0;
-          throw new MessageTooLargeError(this.maxBytes);
-        }
-        this.parts.push(chunk.subarray(start, end));
-      }
-      if (nl < 0) return out;
-      const line = (this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts))
-        .toString('utf8')
-        .replace(/\r$/, '');
-      this.parts = [];
-      this.size = 0;
-      start = nl + 1;
-      if (line.trim() === '') continue;
-      try {
-        out.push(deserializeMessage(line));
-      } catch {
-        this.skippedLines += 1;
-      }
+    this.out = out;
+    try {
+      this.lines.push(chunk);
+    } catch (error) {
+      if (error instanceof LineTooLongError) throw new MessageTooLargeError(this.maxBytes);
+      throw error;
     }
+    return out;
   }
 }

@@ -1,19 +1,15 @@
 /**
- * Restart delays: exponential from the configured first delay, capped at 30 s, with ±20 %
- * jitter so servers that crashed together do not restart in lockstep. `random` is a seam for
- * tests.
+ * Restart delays of the `on-failure` policy: `@mcprt/base`'s backoff from the configured first
+ * delay, capped at 30 s, with ±20 % jitter so servers that crashed together do not restart in
+ * lockstep.
  */
+
+import { backoffDelay } from '@mcprt/base';
 
 export const MAX_RESTART_DELAY_MS = 30_000;
 
-export function restartDelay(
-  firstMs: number,
-  attempt: number,
-  random: () => number = Math.random,
-): number {
-  const base = Math.min(MAX_RESTART_DELAY_MS, firstMs * 2 ** Math.max(0, attempt - 1));
-  const jitter = 0.8 + 0.4 * random();
-  return Math.round(base * jitter);
+export function restartDelay(firstMs: number, attempt: number): number {
+  return backoffDelay(attempt, { firstMs, maxMs: MAX_RESTART_DELAY_MS, jitter: 0.2 });
 }
 
 /** How long a server must stay up after a restart before its attempt count resets. */

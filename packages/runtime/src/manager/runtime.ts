@@ -182,7 +182,7 @@ export class Runtime {
   }
 
   /** Remove the stored OAuth credentials of one registration; true when there were any. */
-  oauthLogout(options: { server: string; environmentId?: string | null }): boolean {
+  oauthLogout(options: { server: string; environmentId?: string | null }): Promise<boolean> {
     return this.auth.logout(this.loginTarget(options.server, options.environmentId, 'logout'));
   }
 

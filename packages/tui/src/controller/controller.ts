@@ -8,6 +8,7 @@
  * contract). In-process and remote app-servers are the same code path: only the client differs.
  */
 
+import { Coalescer } from '@mcprt/base';
 import type {
   McpServerElicitationRequestParams,
   McpServerElicitationRequestResult,
@@ -75,8 +76,8 @@ export class TuiController {
   readonly #unsubscribes: Unsubscribe[] = [];
   #nextId = 1;
   #seq = 0;
-  #fetching: Promise<void> | null = null;
-  #queued: Promise<void> | null = null;
+  /** Status fetches: at most one in flight and one queued behind it. */
+  readonly #statusFetches = new Coalescer(() => this.#fetchStatuses());
   /** `/mcp` cells whose first status list has arrived. */
   readonly #loadedMcpCells = new Set<number>();
   readonly #resolvers = new Map<number, (result: ElicitationResult) => void>();
@@ -254,19 +255,7 @@ export class TuiController {
 
   /** Fetch every registration's status (coalesced: at most one fetch waits behind another). */
   refreshStatuses(): Promise<void> {
-    if (this.#fetching === null) {
-      this.#fetching = this.#fetchStatuses().finally(() => {
-        this.#fetching = null;
-      });
-      return this.#fetching;
-    }
-    this.#queued ??= this.#fetching
-      .catch(() => {})
-      .then(() => {
-        this.#queued = null;
-        return this.refreshStatuses();
-      });
-    return this.#queued;
+    return this.#statusFetches.run();
   }
 
   async #fetchStatuses(): Promise<void> {

@@ -1,27 +1,16 @@
 /**
  * The file token store: `$MCPRT_HOME/.credentials.json`, one JSON object keyed by credential key
- * (Codex's layout). Every write is read-modify-write under a lock file, then written to a
- * temporary file created with mode 0600 and renamed over the old one, so the file is never
+ * (Codex's layout). Every write is read-modify-write under a lock file (waited for without
+ * blocking the event loop), then written atomically with mode 0600, so the file is never
  * half-written, never readable by others, and two processes (a CLI login and a running
  * app-server) never lose each other's updates. The file is removed when it becomes empty. A file
  * that is not valid JSON is reported and never overwritten.
  */
 
-import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  existsSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
+
+import { acquireFileLock, FileLockTimeoutError, writeFileAtomicSync } from '@mcprt/base';
 
 import { CredentialStoreError } from '../errors.js';
 import type { CredentialStore, StoredCredential } from './types.js';
@@ -42,23 +31,22 @@ export class FileCredentialStore implements CredentialStore {
     return this.readAll()[key] ?? null;
   }
 
-  set(key: string, record: StoredCredential): void {
-    this.update((all) => {
+  async set(key: string, record: StoredCredential): Promise<void> {
+    await this.update((all) => {
       all[key] = record;
       return true;
     });
   }
 
-  delete(key: string): boolean {
+  async delete(key: string): Promise<boolean> {
     let removed = false;
-    this.update((all) => {
+    await this.update((all) => {
       removed = key in all;
       delete all[key];
       return removed;
     });
     return removed;
   }
-
   private readAll(): Record<string, StoredCredential> {
     let text: string;
     try {
@@ -87,9 +75,9 @@ export class FileCredentialStore implements CredentialStore {
     return parsed as Record<string, StoredCredential>;
   }
 
-  private update(change: (all: Record<string, StoredCredential>) => boolean): void {
+  private async update(change: (all: Record<string, StoredCredential>) => boolean): Promise<void> {
     mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
-    const release = this.lock();
+    const release = await this.lock();
     try {
       const all = this.readAll();
       if (!change(all)) return;
@@ -97,20 +85,7 @@ export class FileCredentialStore implements CredentialStore {
         rmSync(this.file, { force: true });
         return;
       }
-      const tmp = `${this.file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-      const fd = openSync(tmp, 'wx', 0o600);
-      try {
-        writeSync(fd, `${JSON.stringify(all, null, 2)}\n`);
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      try {
-        renameSync(tmp, this.file);
-      } catch (error) {
-        rmSync(tmp, { force: true });
-        throw error;
-      }
+      writeFileAtomicSync(this.file, `${JSON.stringify(all, null, 2)}\n`, { mode: 0o600 });
     } catch (error) {
       if (error instanceof CredentialStoreError) throw error;
       throw new CredentialStoreError(
@@ -118,54 +93,28 @@ export class FileCredentialStore implements CredentialStore {
         { cause: error },
       );
     } finally {
-      release();
+      await release();
     }
   }
 
-  /** An exclusive lock file next to the store; a lock older than 30 s is considered stale. */
-  private lock(): () => void {
+  /**
+   * An exclusive lock file next to the store, waited for without blocking the event loop; a lock
+   * older than 30 s is considered stale.
+   */
+  private async lock(): Promise<() => Promise<void>> {
     const lockFile = `${this.file}.lock`;
-    const deadline = Date.now() + LOCK_WAIT_MS;
-    for (;;) {
-      try {
-        closeSync(openSync(lockFile, 'wx', 0o600));
-        return () => {
-          try {
-            unlinkSync(lockFile);
-          } catch {
-            // already gone
-          }
-        };
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-          throw new CredentialStoreError(
-            `cannot lock OAuth credentials file ${this.file}: ${(error as Error).message}`,
-            { cause: error },
-          );
-        }
-        if (existsSync(lockFile) && Date.now() - mtimeOf(lockFile) > LOCK_STALE_MS) {
-          rmSync(lockFile, { force: true });
-          continue;
-        }
-        if (Date.now() > deadline) {
-          throw new CredentialStoreError(
-            `OAuth credentials file ${this.file} is locked by another process (${lockFile})`,
-          );
-        }
-        sleepSync(25);
+    try {
+      return await acquireFileLock(lockFile, { waitMs: LOCK_WAIT_MS, staleMs: LOCK_STALE_MS });
+    } catch (error) {
+      if (error instanceof FileLockTimeoutError) {
+        throw new CredentialStoreError(
+          `OAuth credentials file ${this.file} is locked by another process (${lockFile})`,
+        );
       }
+      throw new CredentialStoreError(
+        `cannot lock OAuth credentials file ${this.file}: ${(error as Error).message}`,
+        { cause: error },
+      );
     }
   }
-}
-
-function mtimeOf(file: string): number {
-  try {
-    return statSync(file).mtimeMs;
-  } catch {
-    return Date.now();
-  }
-}
-
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }

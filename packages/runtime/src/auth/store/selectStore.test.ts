@@ -19,7 +19,7 @@ const record: StoredCredential = {
 };
 
 describe('mcp_oauth_credentials_store', () => {
-  it('auto falls back to the file when the keyring does not answer, and says so once', () => {
+  it('auto falls back to the file when the keyring does not answer, and says so once', async () => {
     const home = mkdtempSync(join(tmpdir(), 'mcprt-store-'));
     const warnings: string[] = [];
     const store = selectCredentialStore({
@@ -28,9 +28,9 @@ describe('mcp_oauth_credentials_store', () => {
       warn: (m) => warnings.push(m),
       probeKeyring: () => 'no Secret Service on this machine',
     });
-    store.set('a', record);
+    await store.set('a', record);
     store.get('a');
-    store.delete('a');
+    await store.delete('a');
     expect(warnings).toEqual([
       `the OS keyring is not available (no Secret Service on this machine); OAuth credentials are stored in ${join(home, '.credentials.json')} (mode 0600)`,
     ]);
@@ -51,7 +51,7 @@ describe('mcp_oauth_credentials_store', () => {
     expect(() => store.get('a')).toThrow(/keyring is not available/);
   });
 
-  it('file never touches the keyring', () => {
+  it('file never touches the keyring', async () => {
     const home = mkdtempSync(join(tmpdir(), 'mcprt-store-'));
     const store = selectCredentialStore({
       mode: 'file',
@@ -61,7 +61,7 @@ describe('mcp_oauth_credentials_store', () => {
         throw new Error('probed');
       },
     });
-    store.set('a', record);
+    await store.set('a', record);
     expect(store.get('a')?.access_token).toBe('token-aaaaaaaa');
   });
 

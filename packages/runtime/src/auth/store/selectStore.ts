@@ -84,16 +84,16 @@ class AutoStore implements CredentialStore {
     return this.primary()?.get(key) ?? this.file.get(key);
   }
 
-  set(key: string, record: StoredCredential) {
+  async set(key: string, record: StoredCredential): Promise<void> {
     const keyring = this.primary();
     if (!keyring) return this.file.set(key, record);
     keyring.set(key, record);
-    this.file.delete(key);
+    await this.file.delete(key);
   }
 
-  delete(key: string) {
+  async delete(key: string): Promise<boolean> {
     const inKeyring = this.primary()?.delete(key) ?? false;
-    return this.file.delete(key) || inKeyring;
+    return (await this.file.delete(key)) || inKeyring;
   }
 
   prepare(): void {

@@ -35,10 +35,12 @@ export interface StoredCredential {
 export interface CredentialStore {
   /** Human description for messages, e.g. `file /home/me/.mcprt/.credentials.json`. */
   readonly description: string;
+  /** Reads never lock: a record is replaced whole (atomically), never seen half-written. */
   get(key: string): StoredCredential | null;
-  set(key: string, record: StoredCredential): void;
+  /** Writes may be asynchronous (the file store waits for its lock without blocking). */
+  set(key: string, record: StoredCredential): void | Promise<void>;
   /** True when something was removed. */
-  delete(key: string): boolean;
+  delete(key: string): boolean | Promise<boolean>;
   /** Decide now what an `auto` store uses (so its one warning comes early); optional. */
   prepare?(): void;
 }
