@@ -15,6 +15,9 @@ export default defineConfig({
       ),
       '@mcprt/gateway': fileURLToPath(new URL('./packages/gateway/src/index.ts', import.meta.url)),
       '@mcprt/sdk': fileURLToPath(new URL('./packages/sdk/src/index.ts', import.meta.url)),
+      '@mcprt/tui/mcpStatus': fileURLToPath(
+        new URL('./packages/tui/src/mcpStatus.ts', import.meta.url),
+      ),
       '@mcprt/tui': fileURLToPath(new URL('./packages/tui/src/index.ts', import.meta.url)),
       '@mcprt/sandbox-helper': fileURLToPath(
         new URL('./packages/sandbox-helper/src/index.ts', import.meta.url),

@@ -16,9 +16,7 @@ export function scopeKey(scope: RegistrationScope): string {
 }
 
 /** Human label: `name` for thread-wide registrations, `name@env` for contributed ones. */
-export function scopeLabel(scope: RegistrationScope): string {
-  return scope.environmentId === null ? scope.name : `${scope.name}@${scope.environmentId}`;
-}
+export { scopeLabel } from '@mcprt/base';
 
 export function sameScope(a: RegistrationScope, b: RegistrationScope): boolean {
   return a.environmentId === b.environmentId && a.name === b.name;

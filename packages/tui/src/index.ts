@@ -59,8 +59,8 @@ export {
   applyStartupUpdate,
   applyStatusList,
   legacyScope,
-  scopeName,
   statusLabel,
 } from './model/registrations.js';
-export type { Registration, StatusLabel } from './model/registrations.js';
+export type { Registration } from './model/registrations.js';
+export type { StatusLabel } from './model/mcpStatus.js';
 export { displayWidth, truncate, wrap } from './text/fit.js';

@@ -5,7 +5,7 @@
  */
 
 import type { SqliteHistoryStore } from '@mcprt/runtime';
-import { Runtime, type HistoryQuery, type ToolCallStatus } from '@mcprt/runtime';
+import { Runtime, scopeLabel, type HistoryQuery, type ToolCallStatus } from '@mcprt/runtime';
 
 import type { GlobalOptions } from '../args.js';
 import { parse, UsageError } from '../args.js';
@@ -81,7 +81,7 @@ export async function historyCommand(
       io.out('No tool calls recorded.');
     } else {
       for (const r of page.data) {
-        const who = r.environmentId === null ? r.server : `${r.server}@${r.environmentId}`;
+        const who = scopeLabel({ name: r.server, environmentId: r.environmentId });
         const took = r.durationMs === null ? '' : ` ${r.durationMs} ms`;
         const args = r.arguments === null ? '' : JSON.stringify(r.arguments);
         io.out(

@@ -5,6 +5,7 @@
  */
 
 import type { InvalidServerConfig, McprtConfig, ServerConfig } from '@mcprt/runtime';
+import { scopeLabel } from '@mcprt/runtime';
 
 export const MASK = '*****';
 
@@ -117,7 +118,7 @@ export function renderConfigList(config: McprtConfig): string {
 export function renderServerDetails(s: ServerConfig): string {
   const t = s.transport;
   const lines = [
-    s.scope.environmentId === null ? s.scope.name : `${s.scope.name}@${s.scope.environmentId}`,
+    scopeLabel(s.scope),
     `  environment: ${s.scope.environmentId ?? '(thread-wide)'}`,
     `  runs in: ${s.executionEnvironmentId}`,
     `  enabled: ${s.enabled}`,

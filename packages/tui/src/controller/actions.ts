@@ -4,6 +4,7 @@
  * logins.ts). They act on the transcript through `ActionContext`, which the controller provides.
  */
 
+import { scopeLabel } from '@mcprt/base';
 import type { McprtClient } from '@mcprt/sdk';
 
 import type { CallCell } from '../model/callCell.js';
@@ -11,7 +12,7 @@ import type { CellBody } from '../model/cells.js';
 import type { Command, HistoryFilters } from '../model/commands.js';
 import type { HistoryCell } from '../model/historyView.js';
 import type { Registration } from '../model/registrations.js';
-import { legacyScope, scopeName } from '../model/registrations.js';
+import { legacyScope } from '../model/registrations.js';
 import { MethodUnavailableError, whenAvailable } from './optionalMethods.js';
 
 export interface ActionContext {
@@ -40,7 +41,7 @@ export async function runCall(
   const call: CallCell = {
     server,
     tool,
-    scope: resolved === undefined ? server : scopeName(server, resolved),
+    scope: resolved === undefined ? server : scopeLabel({ name: server, environmentId: resolved }),
     argsText,
     state: 'running',
     durationMs: null,

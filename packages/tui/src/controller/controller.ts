@@ -8,7 +8,7 @@
  * contract). In-process and remote app-servers are the same code path: only the client differs.
  */
 
-import { Coalescer } from '@mcprt/base';
+import { Coalescer, scopeLabel } from '@mcprt/base';
 import type {
   McpServerElicitationRequestParams,
   McpServerElicitationRequestResult,
@@ -23,12 +23,7 @@ import { HELP_LINES, parseCommand } from '../model/commands.js';
 import { redactRedirectUrl } from '../model/loginView.js';
 import type { EnvironmentSummary } from '../model/mcpView.js';
 import type { Registration } from '../model/registrations.js';
-import {
-  allSettled,
-  applyStartupUpdate,
-  applyStatusList,
-  scopeName,
-} from '../model/registrations.js';
+import { allSettled, applyStartupUpdate, applyStatusList } from '../model/registrations.js';
 import type { ActionContext } from './actions.js';
 import { errorMessage as message, runCall, runHistory } from './actions.js';
 import { Logins } from './logins.js';
@@ -307,7 +302,7 @@ export class TuiController {
       const pending: PendingElicitation = {
         id,
         params,
-        scope: scopeName(params.serverName, params.environmentId),
+        scope: scopeLabel({ name: params.serverName, environmentId: params.environmentId }),
       };
       this.#update({ elicitations: [...this.#state.elicitations, pending] });
       signal.addEventListener(

@@ -7,11 +7,11 @@
  * (-32601) gets an inline "not available" message instead.
  */
 
+import { scopeLabel } from '@mcprt/base';
 import type { McpServerOauthLoginCompletedNotification } from '@mcprt/protocol';
 
 import type { TextItem } from '../model/cells.js';
 import type { LoginCell } from '../model/loginView.js';
-import { scopeName } from '../model/registrations.js';
 import type { ActionContext } from './actions.js';
 import { errorMessage } from './actions.js';
 import { MethodUnavailableError, whenAvailable } from './optionalMethods.js';
@@ -40,7 +40,7 @@ export class Logins {
     const ctx = this.ctx;
     const base: LoginCell = {
       action,
-      target: scopeName(name, environmentId),
+      target: scopeLabel({ name, environmentId }),
       state: 'requesting',
       authorizationUrl: null,
       message: null,

@@ -4,6 +4,7 @@
  * server returns them, with the filters in the title.
  */
 
+import { scopeLabel } from '@mcprt/base';
 import type { HistoryEntry } from '@mcprt/protocol';
 
 import { truncate, wrap } from '../text/fit.js';
@@ -11,7 +12,6 @@ import { formatDuration } from './callCell.js';
 import type { HistoryFilters } from './commands.js';
 import type { Line } from './lines.js';
 import { line } from './lines.js';
-import { scopeName } from './registrations.js';
 
 export interface HistoryCell {
   readonly filters: HistoryFilters;
@@ -29,7 +29,7 @@ function time(ms: number): string {
 }
 
 export function historyRow(row: HistoryEntry, width: number): Line {
-  const name = `${scopeName(row.server, row.environmentId)}.${row.tool}`;
+  const name = `${scopeLabel({ name: row.server, environmentId: row.environmentId })}.${row.tool}`;
   const duration = row.durationMs === null ? '' : `  ${formatDuration(row.durationMs)}`;
   const error = row.error === null ? '' : `  ${row.error}`;
   const tone = row.status === 'failed' ? 'error' : row.status === 'completed' ? 'plain' : 'warn';

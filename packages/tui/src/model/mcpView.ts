@@ -10,8 +10,10 @@ import type { McpAuthStatus, McpServerStatus } from '@mcprt/protocol';
 import { displayWidth, truncate, wrap } from '../text/fit.js';
 import type { Line, Tone } from './lines.js';
 import { line } from './lines.js';
-import type { Registration, StatusLabel } from './registrations.js';
-import { failureCause, groupByScope, scopeName, statusLabel, toolCount } from './registrations.js';
+import type { StatusLabel } from './mcpStatus.js';
+import { groupByScope, rowSummary } from './mcpStatus.js';
+import type { Registration } from './registrations.js';
+import { failureCause, statusLabel, toolCount } from './registrations.js';
 
 export interface EnvironmentSummary {
   readonly kind: string;
@@ -65,7 +67,7 @@ function view(regs: readonly Registration[], ctx: McpViewContext, verbose: boole
   }
   for (const group of groupByScope(regs, ctx.environmentOrder)) {
     out.push(line(groupHeader(group.environmentId, ctx), 'accent'));
-    for (const r of group.registrations) {
+    for (const r of group.items) {
       out.push(registrationLine(r, ctx.width));
       if (verbose) out.push(...details(r, ctx));
     }
@@ -91,16 +93,14 @@ function groupHeader(environmentId: string | null, ctx: McpViewContext): string 
 /** `  • name@env: label (N tools)`: the name is shortened before the label is. */
 export function registrationLine(r: Registration, width: number): Line {
   const label = statusLabel(r);
-  const count = toolCount(r);
-  const tools = count === null ? '' : ` (${count} ${count === 1 ? 'tool' : 'tools'})`;
-  const runsIn = r.status?.executionEnvironmentId;
-  const elsewhere =
-    r.environmentId === null && runsIn !== undefined && runsIn !== 'local'
-      ? ` [runs in ${runsIn}]`
-      : '';
+  const { name, suffix } = rowSummary({
+    name: r.name,
+    environmentId: r.environmentId,
+    label,
+    toolCount: toolCount(r),
+    executionEnvironmentId: r.status?.executionEnvironmentId,
+  });
   const lead = '  • ';
-  const suffix = `: ${label}${tools}${elsewhere}`;
-  const name = scopeName(r.name, r.environmentId);
   const budget = width - displayWidth(lead) - displayWidth(suffix);
   const text =
     budget >= Math.min(12, displayWidth(name))

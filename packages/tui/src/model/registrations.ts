@@ -13,6 +13,9 @@ import type {
   McpServerStatusUpdatedNotification,
 } from '@mcprt/protocol';
 
+import type { StatusLabel } from './mcpStatus.js';
+import { connectionLabel } from './mcpStatus.js';
+
 export interface StartupOverlay {
   readonly state: McpServerStartupState;
   readonly error: string | null;
@@ -29,23 +32,8 @@ export interface Registration {
   readonly startup: StartupOverlay | null;
 }
 
-export type StatusLabel =
-  | 'connected'
-  | 'starting'
-  | 'authentication required'
-  | 'failed'
-  | 'not started'
-  | 'disabled'
-  | 'cancelled'
-  | 'unknown';
-
 const sameScope = (r: Registration, name: string, environmentId: string | null): boolean =>
   r.name === name && r.environmentId === environmentId;
-
-/** `name` for a thread-wide registration, `name@env` for an environment's. */
-export function scopeName(name: string, environmentId: string | null): string {
-  return environmentId === null ? name : `${name}@${environmentId}`;
-}
 
 /** Replace the table with a complete status list, keeping startup overlays of known scopes. */
 export function applyStatusList(
@@ -96,16 +84,6 @@ export function applyStartupUpdate(
   return previous.map((r, i) => (i === index ? { ...r, startup } : r));
 }
 
-const RUNTIME_LABELS: Record<NonNullable<McpServerStatus['runtimeStatus']>, StatusLabel> = {
-  notStarted: 'not started',
-  starting: 'starting',
-  connected: 'connected',
-  authenticationRequired: 'authentication required',
-  failed: 'failed',
-  cancelled: 'cancelled',
-  disabled: 'disabled',
-};
-
 /** Codex's labels; the newer of status item and startup notification decides. */
 export function statusLabel(r: Registration): StatusLabel {
   if (r.startup !== null && r.startup.seq > r.statusSeq) {
@@ -123,7 +101,7 @@ export function statusLabel(r: Registration): StatusLabel {
     }
   }
   const runtime = r.status?.runtimeStatus ?? null;
-  if (runtime !== null) return RUNTIME_LABELS[runtime];
+  if (runtime !== null) return connectionLabel(runtime);
   if (r.status?.authStatus === 'notLoggedIn') return 'authentication required';
   return 'unknown';
 }
@@ -165,21 +143,4 @@ export function legacyScope(
 ): string | null | undefined {
   if (regs.some((r) => sameScope(r, name, null))) return null;
   return environmentOrder.find((env) => regs.some((r) => sameScope(r, name, env)));
-}
-
-/** Registrations grouped by scope: thread-wide first, then the thread's environment order. */
-export function groupByScope(
-  regs: readonly Registration[],
-  environmentOrder: readonly string[],
-): { environmentId: string | null; registrations: Registration[] }[] {
-  const keys: (string | null)[] = [null, ...environmentOrder.filter((e) => e !== 'local')];
-  for (const r of regs) if (!keys.includes(r.environmentId)) keys.push(r.environmentId);
-  return keys
-    .map((environmentId) => ({
-      environmentId,
-      registrations: regs
-        .filter((r) => r.environmentId === environmentId)
-        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
-    }))
-    .filter((g) => g.registrations.length > 0);
 }
