@@ -6,7 +6,7 @@
  */
 
 import { ErrorCode, ProtocolError } from '@mcprt/protocol';
-import { McprtError } from '@mcprt/runtime';
+import { McprtError, RequestFailedError } from '@mcprt/runtime';
 
 export function toProtocolError(error: unknown): ProtocolError {
   if (error instanceof ProtocolError) return error;
@@ -19,10 +19,9 @@ export function toProtocolError(error: unknown): ProtocolError {
         });
       case 'request_failed': {
         // An MCP server's own JSON-RPC error is passed through (code, message, data), as Codex does.
-        const serverCode = mcpErrorCode(error.cause);
-        if (serverCode !== null) {
-          const cause = error.cause as { message: string; data?: unknown };
-          return new ProtocolError(serverCode, cause.message, cause.data, { cause: error });
+        const served = error instanceof RequestFailedError ? error.serverError : null;
+        if (served !== null && isJsonRpcErrorCode(served.code)) {
+          return new ProtocolError(served.code, served.message, served.data, { cause: error });
         }
         return new ProtocolError(ErrorCode.InternalError, error.message, undefined, {
           cause: error,
@@ -38,12 +37,9 @@ export function toProtocolError(error: unknown): ProtocolError {
   return new ProtocolError(ErrorCode.InternalError, message, undefined, { cause: error });
 }
 
-/** The JSON-RPC code of an error the MCP server itself returned, if that is what this is. */
-function mcpErrorCode(cause: unknown): number | null {
-  const code = (cause as { code?: unknown } | null)?.code;
-  return typeof code === 'number' && Number.isInteger(code) && code <= -32000 && code >= -32768
-    ? code
-    : null;
+/** A code in JSON-RPC's reserved range (-32768 to -32000), which the wire passes on as is. */
+function isJsonRpcErrorCode(code: number): boolean {
+  return Number.isInteger(code) && code <= -32000 && code >= -32768;
 }
 
 export const invalidRequest = (message: string) =>

@@ -9,7 +9,12 @@
  */
 
 import type { ElicitationResponse, RegistrationScope, Session } from '@mcprt/runtime';
-import { SANDBOX_STATE_KEY, SANDBOX_STATE_META_KEY, scopeLabel } from '@mcprt/runtime';
+import {
+  RequestFailedError,
+  SANDBOX_STATE_KEY,
+  SANDBOX_STATE_META_KEY,
+  scopeLabel,
+} from '@mcprt/runtime';
 import {
   inputRequired,
   ProtocolError,
@@ -316,12 +321,12 @@ function resourceNotFound(uri: string): ProtocolError {
 
 /** A failed read or prompt: a JSON-RPC error, keeping the server's own code when it sent one. */
 function protocolFailure(error: unknown): never {
-  const cause = (error as { cause?: { code?: unknown; data?: unknown } } | null)?.cause;
+  const served = error instanceof RequestFailedError ? error.serverError : null;
   const code =
-    typeof cause?.code === 'number' && Number.isInteger(cause.code)
-      ? cause.code
+    served !== null && Number.isInteger(served.code)
+      ? served.code
       : ProtocolErrorCode.InternalError;
-  throw new ProtocolError(code, errorText(error), cause?.data);
+  throw new ProtocolError(code, errorText(error), served?.data);
 }
 
 function errorText(error: unknown): string {

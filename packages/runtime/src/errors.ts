@@ -101,10 +101,27 @@ export class ToolDisabledError extends McprtError {
   }
 }
 
+/** An MCP server's own JSON-RPC error answer: its code, message and data, as sent. */
+export interface ServerErrorInfo {
+  readonly code: number;
+  readonly message: string;
+  readonly data?: unknown;
+}
+
 /** A request to a live server failed (timeout, protocol error, connection lost). */
 export class RequestFailedError extends McprtError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('request_failed', message, options);
+  /** The server's own JSON-RPC error, when it answered with one (hosts may pass it on). */
+  readonly serverError: ServerErrorInfo | null;
+  constructor(
+    message: string,
+    options?: { cause?: unknown; serverError?: ServerErrorInfo | null },
+  ) {
+    super(
+      'request_failed',
+      message,
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
+    this.serverError = options?.serverError ?? null;
   }
 }
 

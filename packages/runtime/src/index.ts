@@ -1,8 +1,12 @@
 /**
- * Public API of `@mcprt/runtime`: load config, open sessions, inspect status per registration
- * scope, call tools and read resources with an optional `environmentId` selector.
+ * Public API of `@mcprt/runtime`: load and edit config, open sessions, inspect status per
+ * registration scope, call tools and read resources with an optional `environmentId` selector,
+ * OAuth per registration, tool-call history. Every export is named here (pinned by
+ * index.test.ts); adding one is an API decision. Results are the runtime's own types, never the
+ * MCP SDK's.
  */
 
+// Scopes and errors
 export type { RegistrationScope } from './scope.js';
 export { scopeKey, scopeLabel, sameScope } from './scope.js';
 export {
@@ -15,10 +19,130 @@ export {
   ToolDisabledError,
   RequestFailedError,
   SessionClosedError,
+  ConfigInvalidError,
+  ConfigParseError,
+  ConfigWriteError,
 } from './errors.js';
-export type { McprtErrorCode } from './errors.js';
-export * from './config/index.js';
+export type { McprtErrorCode, ServerErrorInfo } from './errors.js';
+
+// Config: locating, loading, validating and editing `config.toml`
+export { resolveConfigFile } from './config/paths.js';
+export type { ConfigMode, ResolveConfigFileOptions, ResolvedConfigFile } from './config/paths.js';
+export { loadConfig, parseToml } from './config/load.js';
+export type { LoadConfigOptions } from './config/load.js';
+export { invalidServerNameProblem, SERVER_NAME_PATTERN } from './config/server.js';
+export { environmentIdProblem } from './config/environment.js';
+export { formatKeyPath } from './config/fields.js';
+export { addServerToFile, removeServerFromFile } from './config/edit.js';
+export type { AddServerOptions } from './config/edit.js';
+export { createLocator, locateKey } from './config/locate.js';
+export type { KeyPath, Locator, SourcePosition } from './config/locate.js';
+export {
+  DEFAULT_STARTUP_TIMEOUT_MS,
+  DEFAULT_TOOL_TIMEOUT_MS,
+  PROTOCOL_VERSION_SETTINGS,
+} from './config/types.js';
+export { launcherPathProblem } from './config/sandboxLauncher.js';
+export {
+  DEFAULT_HISTORY,
+  DEFAULT_MAX_RESULT_BYTES,
+  DEFAULT_REDACT_KEYS,
+} from './config/history.js';
+export type {
+  ConfigDiagnostic,
+  ConfigLocation,
+  EnvironmentConfig,
+  EnvVarRef,
+  EnvVarSource,
+  HistoryConfig,
+  ExecEnvironmentConfig,
+  InvalidServerConfig,
+  McprtConfig,
+  OAuthClientConfig,
+  OAuthCredentialsStoreMode,
+  OAuthGrant,
+  DpopSetting,
+  SecretSource,
+  IdentityProviderConfig,
+  ProtocolVersionSetting,
+  SandboxLauncherSetting,
+  ServerConfig,
+  SshEnvironmentConfig,
+  StdioTransportConfig,
+  StreamableHttpTransportConfig,
+  ToolOverrideConfig,
+  TransportConfig,
+} from './config/types.js';
+
+// Runtime and sessions
 export { Runtime, HISTORY_FILE_NAME } from './manager/runtime.js';
+export type { RuntimeLoadOptions } from './manager/runtime.js';
+export { Session } from './manager/session.js';
+export type {
+  LiveListing,
+  PromptRequest,
+  ResourceFilter,
+  ResourceReadRequest,
+  SessionOptions,
+  SessionEnvironment,
+  SkillListRequest,
+  ToolCallRequest,
+  SessionEvents,
+} from './manager/session.js';
+export type {
+  ServerStatus,
+  StartupStatus,
+  ConnectionStatus,
+  FailureKind,
+  StartupStatusEvent,
+  StartupSummary,
+  StatusTool,
+  StatusResource,
+  StatusResourceTemplate,
+} from './manager/status.js';
+export type { StatusFilter } from './manager/statusView.js';
+export type {
+  ToolCallStarted,
+  ToolCallProgress,
+  ToolCallCompleted,
+} from './manager/toolCallEvents.js';
+
+// What MCP servers send, in the runtime's own types
+export type {
+  CallToolResult,
+  ContentBlock,
+  GetPromptResult,
+  McpPrompt,
+  PromptMessage,
+  McpResource,
+  McpResourceTemplate,
+  ProgressUpdate,
+  ReadResourceResult,
+  ResourceContents,
+  ServerCapabilities,
+  ServerInfo,
+  ToolDefinition,
+} from './connection/mcpTypes.js';
+export type { InventoryTool } from './inventory/inventory.js';
+export { SkillVerificationError } from './skills/types.js';
+export type {
+  SkillEntry,
+  SkillFile,
+  SkillFileEntry,
+  SkillFileRequest,
+  SkillListing,
+  SkillVerificationReason,
+} from './skills/types.js';
+export { assignModelToolNames, MAX_TOOL_NAME_LENGTH } from './inventory/naming.js';
+export type {
+  ElicitationHandler,
+  ElicitationRequest,
+  ElicitationResponse,
+  ServerElicitation,
+} from './elicitation/types.js';
+export { STDIO_ENV_ALLOW_LIST } from './launch/childEnv.js';
+
+// Tool-call history
 export { SqliteHistoryStore, HistoryCursorError } from './history/sqliteStore.js';
 export type {
   ToolCallRecord,
@@ -29,13 +153,8 @@ export type {
 } from './history/types.js';
 export { redactArguments, redactText, Redactor, capResult, REDACTED } from './history/redact.js';
 export type { RedactOptions } from './history/redact.js';
-export type {
-  ToolCallStarted,
-  ToolCallProgress,
-  ToolCallCompleted,
-} from './manager/toolCallEvents.js';
-export type { RuntimeLoadOptions } from './manager/runtime.js';
-export { Session } from './manager/session.js';
+
+// OAuth
 export { RuntimeAuth, hasStaticAuthorization } from './auth/runtimeAuth.js';
 export type { CredentialsListener } from './auth/runtimeAuth.js';
 export {
@@ -64,40 +183,8 @@ export type {
   OAuthLoginResult,
   PendingOAuthLogin,
 } from './auth/types.js';
-export type {
-  SessionOptions,
-  SessionEnvironment,
-  ToolCallRequest,
-  SessionEvents,
-} from './manager/session.js';
-export type {
-  ServerStatus,
-  StartupStatus,
-  ConnectionStatus,
-  FailureKind,
-  StartupStatusEvent,
-  StartupSummary,
-  StatusTool,
-  StatusResource,
-  StatusResourceTemplate,
-} from './manager/status.js';
-export type { InventoryTool, ToolDefinition } from './inventory/inventory.js';
-export { SkillVerificationError } from './skills/types.js';
-export type {
-  SkillEntry,
-  SkillFile,
-  SkillFileEntry,
-  SkillFileRequest,
-  SkillListing,
-  SkillVerificationReason,
-} from './skills/types.js';
-export type {
-  ElicitationHandler,
-  ElicitationRequest,
-  ElicitationResponse,
-} from './elicitation/types.js';
-export { assignModelToolNames, MAX_TOOL_NAME_LENGTH } from './inventory/naming.js';
-export { STDIO_ENV_ALLOW_LIST } from './launch/childEnv.js';
+
+// Private files and paths a sandboxed command never sees
 export {
   assertPrivatePath,
   UnsafePathError,
@@ -110,6 +197,8 @@ export {
   sandboxProtectedPaths,
   SANDBOX_PROTECT_FILE_ENV,
 } from './protectedPaths.js';
+
+// Sandbox authority keys
 export {
   KILL_GRACE_MS,
   KILL_SETTLE_MS,

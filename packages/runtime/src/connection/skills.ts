@@ -15,6 +15,7 @@ import {
 import type { Skill } from '@modelcontextprotocol/client/ext/skills';
 
 import { RequestFailedError } from '../errors.js';
+import { translateRequestError } from './requestErrors.js';
 import type { SkillEntry, SkillFile, SkillListing } from '../skills/types.js';
 import { SkillVerificationError } from '../skills/types.js';
 
@@ -73,8 +74,11 @@ export class ServerSkills {
 
   private failed(method: string, error: unknown): RequestFailedError {
     const message = error instanceof Error ? error.message : String(error);
+    // The server's own JSON-RPC error travels along for hosts that pass it on.
+    const { serverError } = translateRequestError(error, { ended: false, closeReason: () => '' });
     return new RequestFailedError(`${method} to MCP server \`${this.label}\` failed: ${message}`, {
       cause: error,
+      serverError,
     });
   }
 }

@@ -6,11 +6,8 @@
 
 import type { RegistrationScope } from '../scope.js';
 
-export interface ElicitationRequest {
-  readonly threadId: string;
-  readonly scope: RegistrationScope;
-  readonly serverName: string;
-  readonly environmentId: string | null;
+/** An `elicitation/create` from an MCP server, before the session attaches scope and thread. */
+export interface ServerElicitation {
   /** The MCP server's JSON-RPC request id (unique per registration, not across them). */
   readonly requestId: string | number;
   readonly mode: 'form' | 'url';
@@ -23,6 +20,14 @@ export interface ElicitationRequest {
   readonly _meta: unknown;
   /** Aborted when the server cancels the request or the connection goes away. */
   readonly signal: AbortSignal;
+}
+
+/** What the host's handler receives: the server's request, and which registration asked. */
+export interface ElicitationRequest extends ServerElicitation {
+  readonly threadId: string;
+  readonly scope: RegistrationScope;
+  readonly serverName: string;
+  readonly environmentId: string | null;
 }
 
 export interface ElicitationResponse {

@@ -4,19 +4,14 @@
  * `list_changed`, reload), so names are always computed over the current set.
  */
 
+import type { ToolDefinition } from '../connection/mcpTypes.js';
 import type { RegistrationScope } from '../scope.js';
 import { scopeKey } from '../scope.js';
 import { assignModelToolNames } from './naming.js';
 import type { ToolPolicy } from './toolFilter.js';
 import { isToolEnabled } from './toolFilter.js';
 
-/** The part of an MCP tool definition the inventory relies on; the rest is passed through. */
-export interface ToolDefinition {
-  readonly name: string;
-  readonly description?: string | undefined;
-  readonly inputSchema?: unknown;
-  readonly [key: string]: unknown;
-}
+export type { ToolDefinition };
 
 export interface InventorySource {
   readonly scope: RegistrationScope;

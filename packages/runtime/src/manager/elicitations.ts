@@ -6,11 +6,11 @@
  * goes away) is answered `cancel` and leaves the table.
  */
 
-import type { ServerElicitation } from '../connection/connection.js';
 import type {
   ElicitationHandler,
   ElicitationRequest,
   ElicitationResponse,
+  ServerElicitation,
 } from '../elicitation/types.js';
 import { DECLINE } from '../elicitation/types.js';
 import type { RegistrationScope } from '../scope.js';

@@ -1,30 +1,32 @@
 /**
  * One registration inside a session: its config (or the config error that makes it fail alone),
- * its connection identity, its live connection and its status. Owns the startup sequence of a
- * single server — resolve environment, plan launch, connect — and reports transitions to the
- * session. A failure here never throws past this class: it becomes status.
+ * its connection identity and its state (registrationState.ts). Owns the lifecycle of a single
+ * server — start once, restart after a crash under the restart policy, re-initialize a lost HTTP
+ * session, stop — and reports every visible transition to the session. A failure here never
+ * throws past this class: it becomes state.
  */
 
-import type { InvalidServerConfig, ServerConfig } from '../config/types.js';
-import type { ConnectionAuth, ServerElicitation } from '../connection/connection.js';
+import type { ServerConfig } from '../config/types.js';
+import type { ConnectionAuth } from '../connection/mcpClient.js';
 import { ServerConnection } from '../connection/connection.js';
 import { failedToStart, StartupFailure } from '../connection/startupErrors.js';
-import type { ElicitationResponse } from '../elicitation/types.js';
+import type { ElicitationResponse, ServerElicitation } from '../elicitation/types.js';
 import type { EnvironmentRegistry } from '../environments/registry.js';
-import type { LaunchPlan } from '../launch/plan.js';
 import { ServerUnavailableError } from '../errors.js';
-import { restartDelay, STABLE_AFTER_MS } from './backoff.js';
-import { LaunchPlanError, planLaunch } from '../launch/plan.js';
 import type { RegistrationScope } from '../scope.js';
 import { scopeLabel } from '../scope.js';
-import type { ConnectionStatus, FailureKind, StartupStatus } from './status.js';
+import type { PlannedLaunch, RegistrationSource } from './registrationPlan.js';
+import { resolvePlan } from './registrationPlan.js';
+import type { Failure, RegistrationState, StatusFields } from './registrationState.js';
+import { connectionOf, statusOf } from './registrationState.js';
+import { nextRestart, RETRYABLE, STABLE_AFTER_MS } from './restartPolicy.js';
+import type { FailureKind, StartupStatus } from './status.js';
 
-export type RegistrationSource =
-  | { readonly kind: 'valid'; readonly config: ServerConfig }
-  | { readonly kind: 'invalid'; readonly config: InvalidServerConfig };
+export type { RegistrationSource } from './registrationPlan.js';
 
 export interface RegistrationHooks {
-  onStartup(reg: Registration): void;
+  /** A visible transition (startup status events); `status` is the new startup status. */
+  onStartup(reg: Registration, status: StartupStatus): void;
   onInventoryChanged(reg: Registration): void;
   onElicitation(reg: Registration, request: ServerElicitation): Promise<ElicitationResponse>;
 }
@@ -40,70 +42,18 @@ export interface RegistrationContext {
   readonly auth?: ConnectionAuth;
 }
 
-/** Resolve where a server runs and how it is launched; any problem is a startup failure. */
-function resolvePlan(
-  source: RegistrationSource,
-  ctx: RegistrationContext,
-): { plan: LaunchPlan } | { failure: StartupFailure } {
-  if (source.kind === 'invalid') {
-    return { failure: new StartupFailure('config', source.config.error) };
-  }
-  const config = source.config;
-  const envId = config.executionEnvironmentId;
-  const environment = ctx.environments.get(envId);
-  if (!environment) {
-    if (envId === 'local') {
-      return {
-        failure: failedToStart(
-          config,
-          `local stdio MCP server \`${config.scope.name}\` requires a local environment`,
-          'config',
-        ),
-      };
-    }
-    return {
-      failure: failedToStart(
-        config,
-        `MCP server \`${config.scope.name}\` references unknown environment id \`${envId}\``,
-        'config',
-      ),
-    };
-  }
-  try {
-    return {
-      plan: planLaunch(config, environment, {
-        environmentCwd: ctx.cwdFor(envId),
-        processEnv: ctx.processEnv,
-      }),
-    };
-  } catch (error) {
-    if (error instanceof LaunchPlanError)
-      return { failure: failedToStart(config, error.message, 'config') };
-    const message = error instanceof Error ? error.message : String(error);
-    return { failure: failedToStart(config, message, 'error', error) };
-  }
-}
-
-const RETRYABLE = new Set<FailureKind>(['exited', 'timeout', 'error', 'protocol_error', 'crashed']);
-
 export class Registration {
   readonly scope: RegistrationScope;
   readonly label: string;
-  startupStatus: StartupStatus | null = null;
-  connectionStatus: ConnectionStatus = 'notStarted';
-  error: string | null = null;
-  failureKind: FailureKind | null = null;
-  connection: ServerConnection | null = null;
-  /** Restarts so far (all time) and in the current backoff sequence. */
-  restartCount = 0;
-  private consecutiveRestarts = 0;
-  /** True between a crash and the restarted server being ready (or given up). */
-  restarting = false;
-  /** How the last server process ended (stdio). */
-  lastExit: { code: number | null; signal: string | null } | null = null;
   /** What forces a restart on reload when it changes (transport, env values, cwd, …). */
   readonly identity: string;
-  private readonly planned: { plan: LaunchPlan } | { failure: StartupFailure };
+  /** Restarts so far (all time). */
+  restartCount = 0;
+  /** How the last server process ended (stdio). */
+  lastExit: { code: number | null; signal: string | null } | null = null;
+  private stateValue: RegistrationState = { kind: 'idle' };
+  private consecutiveRestarts = 0;
+  private readonly planned: PlannedLaunch;
   private readonly abort = new AbortController();
   private started: Promise<void> | null = null;
   private lastStderr: string[] = [];
@@ -115,16 +65,39 @@ export class Registration {
   ) {
     this.scope = source.config.scope;
     this.label = scopeLabel(this.scope);
-    this.planned = resolvePlan(source, ctx);
+    this.planned = resolvePlan(source, ctx.environments, {
+      environmentCwd: ctx.cwdFor,
+      processEnv: ctx.processEnv,
+    });
     this.identity = JSON.stringify(
       'plan' in this.planned
-        ? {
-            plan: this.planned.plan,
-            env: source.kind === 'valid' ? source.config.executionEnvironmentId : null,
-          }
+        ? { plan: this.planned.plan, env: this.planned.config.executionEnvironmentId }
         : { failure: this.planned.failure.message },
     );
-    if (!this.enabled) this.connectionStatus = 'disabled';
+  }
+
+  get state(): RegistrationState {
+    return this.stateValue;
+  }
+
+  /** Startup and connection status, error and failure kind, as status reports them. */
+  get status(): StatusFields {
+    return statusOf(this.stateValue, this.enabled);
+  }
+
+  /** The live connection of a ready registration; null otherwise. */
+  get live(): ServerConnection | null {
+    return this.stateValue.kind === 'ready' ? this.stateValue.connection : null;
+  }
+
+  /** The connection being started or live (status shows its pid and stderr); null otherwise. */
+  get connection(): ServerConnection | null {
+    return connectionOf(this.stateValue);
+  }
+
+  /** True between a crash (or lost session) and the restarted server being ready or given up. */
+  get restarting(): boolean {
+    return this.stateValue.kind === 'reconnecting';
   }
 
   /** Enabled in config, and its execution environment is selected by the session. */
@@ -159,7 +132,7 @@ export class Registration {
 
   /** Start once; later calls return the same promise. Never rejects. */
   start(): Promise<void> {
-    this.started ??= this.run();
+    this.started ??= this.run(false);
     return this.started;
   }
 
@@ -168,121 +141,28 @@ export class Registration {
     return this.started ?? Promise.resolve();
   }
 
-  /** Stop: cancel a pending startup, close the connection. Status becomes `cancelled` if starting. */
-  async stop(reason?: { status: StartupStatus; error: string; kind: FailureKind }): Promise<void> {
+  /**
+   * Stop: cancel a pending startup or restart, close the connection. With a reason, the
+   * registration reports it (`cancelled` or `failed`); without one it closes quietly.
+   */
+  async stop(reason?: {
+    status: 'cancelled' | 'failed';
+    error: string;
+    kind: FailureKind;
+  }): Promise<void> {
     this.abort.abort();
     const connection = this.connection;
-    this.connection = null;
+    const quietly: RegistrationState = { kind: 'closed', outcome: 'cancelled', failure: null };
+    if (this.stateValue.kind !== 'idle') this.stateValue = quietly;
     await connection?.close();
     await this.started?.catch(() => undefined);
-    if (reason)
-      this.transition(
-        reason.status,
-        reason.status === 'failed' ? 'failed' : 'cancelled',
-        reason.error,
-        reason.kind,
-      );
-  }
-
-  private async run(isRestart = false): Promise<void> {
-    if (!this.enabled || this.abort.signal.aborted) return;
-    if (!isRestart) this.transition('starting', 'starting', null, null);
-    if ('failure' in this.planned) {
-      this.fail(this.planned.failure);
-      return;
+    if (reason) {
+      this.transition({
+        kind: 'closed',
+        outcome: reason.status,
+        failure: { message: reason.error, kind: reason.kind },
+      });
     }
-    const config = this.config!;
-    const environment = this.ctx.environments.get(config.executionEnvironmentId)!;
-    const connection: ServerConnection = new ServerConnection(
-      config,
-      environment,
-      this.planned.plan,
-      {
-        onInventoryChanged: () => this.hooks.onInventoryChanged(this),
-        onClosed: (reason: string) => this.onCrash(connection, reason),
-        onElicitation: (request: ServerElicitation) => this.hooks.onElicitation(this, request),
-      },
-      this.ctx.auth,
-    );
-    this.connection = connection;
-    try {
-      await connection.start(this.abort.signal);
-      if (this.abort.signal.aborted) throw new StartupFailure('cancelled', 'MCP startup cancelled');
-      this.restarting = false;
-      this.transition('ready', 'connected', null, null);
-      // Stable for a while: later crashes start a fresh backoff sequence.
-      setTimeout(() => {
-        if (this.connection === connection) this.consecutiveRestarts = 0;
-      }, STABLE_AFTER_MS).unref();
-    } catch (error) {
-      this.lastStderr = connection.stderrTail();
-      this.lastExit = connection.exitInfo ?? this.lastExit;
-      this.connection = null;
-      await connection.close();
-      const failure =
-        error instanceof StartupFailure
-          ? error
-          : failedToStart(config, String(error), 'error', error);
-      // A restart that fails to come back is retried with backoff; a first start is not
-      // (Codex: it stays failed until reload), nor are causes a retry cannot fix.
-      if (isRestart && RETRYABLE.has(failure.kind)) {
-        this.scheduleRestart(failure.message, failure.kind);
-        return;
-      }
-      this.restarting = false;
-      this.fail(failure);
-    }
-  }
-
-  private fail(failure: StartupFailure): void {
-    if (failure.kind === 'cancelled') {
-      this.transition('cancelled', 'cancelled', failure.message, 'cancelled');
-    } else {
-      const conn: ConnectionStatus =
-        failure.kind === 'authentication' ? 'authenticationRequired' : 'failed';
-      this.transition('failed', conn, failure.message, failure.kind);
-    }
-  }
-
-  private onCrash(connection: ServerConnection, reason: string): void {
-    if (this.connection !== connection) return;
-    this.lastStderr = connection.stderrTail();
-    this.lastExit = connection.exitInfo ?? null;
-    this.connection = null;
-    void connection.close();
-    this.scheduleRestart(`MCP server \`${this.label}\` stopped: ${reason}`, 'crashed');
-  }
-
-  /**
-   * Restart policy (`restart = "on-failure"`): restart with exponential backoff until
-   * `restart_max_attempts` consecutive attempts have failed; then stay failed (reload retries).
-   */
-  private scheduleRestart(message: string, kind: FailureKind): void {
-    const sup = this.config?.supervision;
-    if (
-      this.abort.signal.aborted ||
-      !sup ||
-      sup.restart === 'never' ||
-      this.consecutiveRestarts >= sup.maxRestarts
-    ) {
-      const gaveUp =
-        sup && sup.restart !== 'never' && sup.maxRestarts > 0
-          ? ` (gave up after ${this.consecutiveRestarts} restart${this.consecutiveRestarts === 1 ? '' : 's'})`
-          : '';
-      this.transition('failed', 'failed', `${message}${gaveUp}`, kind);
-      return;
-    }
-    this.consecutiveRestarts += 1;
-    this.restartCount += 1;
-    const delay = restartDelay(sup.restartBackoffMs, this.consecutiveRestarts);
-    this.restarting = true;
-    this.transition(
-      'starting',
-      'starting',
-      `${message}; restarting (attempt ${this.consecutiveRestarts} of ${sup.maxRestarts}) in ${delay} ms`,
-      kind,
-    );
-    this.started = this.sleep(delay).then(() => this.run(true));
   }
 
   /**
@@ -292,22 +172,135 @@ export class Registration {
    */
   async reconnect(stale: ServerConnection, reason: string): Promise<ServerConnection> {
     if (this.connection === stale) {
-      this.connection = null;
       void stale.close();
-      this.restarting = true;
-      this.transition(
-        'starting',
-        'starting',
-        `MCP server \`${this.label}\`: ${reason}; re-initializing`,
-        'crashed',
-      );
+      this.transition({
+        kind: 'reconnecting',
+        failure: {
+          message: `MCP server \`${this.label}\`: ${reason}; re-initializing`,
+          kind: 'crashed',
+        },
+        connection: null,
+      });
       this.started = this.run(true);
     }
     await this.started;
-    if (!this.connection || this.startupStatus !== 'ready') {
-      throw new ServerUnavailableError(this.label, this.error ?? 'it could not re-initialize');
+    const live = this.live;
+    if (!live) {
+      throw new ServerUnavailableError(
+        this.label,
+        this.status.error ?? 'it could not re-initialize',
+      );
     }
-    return this.connection;
+    return live;
+  }
+
+  private async run(isRestart: boolean): Promise<void> {
+    if (!this.enabled || this.abort.signal.aborted) return;
+    if (!isRestart) this.transition({ kind: 'starting', connection: null });
+    if ('failure' in this.planned) {
+      this.fail(this.planned.failure);
+      return;
+    }
+    const { config, environment, plan } = this.planned;
+    const connection: ServerConnection = new ServerConnection(
+      config,
+      environment,
+      plan,
+      {
+        onInventoryChanged: () => this.hooks.onInventoryChanged(this),
+        onClosed: (reason: string) => this.onCrash(connection, reason),
+        onElicitation: (request: ServerElicitation) => this.hooks.onElicitation(this, request),
+      },
+      this.ctx.auth,
+    );
+    this.attach(connection);
+    try {
+      await connection.start(this.abort.signal);
+      if (this.abort.signal.aborted) throw new StartupFailure('cancelled', 'MCP startup cancelled');
+      this.transition({ kind: 'ready', connection });
+      // Stable for a while: later crashes start a fresh backoff sequence.
+      setTimeout(() => {
+        if (this.live === connection) this.consecutiveRestarts = 0;
+      }, STABLE_AFTER_MS).unref();
+    } catch (error) {
+      this.lastStderr = connection.stderrTail();
+      this.lastExit = connection.exitInfo ?? this.lastExit;
+      this.detach(connection);
+      await connection.close();
+      const failure =
+        error instanceof StartupFailure
+          ? error
+          : failedToStart(config, String(error), 'error', error);
+      // A restart that fails to come back is retried with backoff; a first start is not
+      // (Codex: it stays failed until reload), nor are causes a retry cannot fix.
+      if (isRestart && RETRYABLE.has(failure.kind)) {
+        this.scheduleRestart({ message: failure.message, kind: failure.kind });
+        return;
+      }
+      this.fail(failure);
+    }
+  }
+
+  /** The connection being started belongs to the current (starting or reconnecting) state. */
+  private attach(connection: ServerConnection): void {
+    const s = this.stateValue;
+    if (s.kind === 'starting' || s.kind === 'reconnecting') this.stateValue = { ...s, connection };
+  }
+
+  private detach(connection: ServerConnection): void {
+    const s = this.stateValue;
+    if ((s.kind === 'starting' || s.kind === 'reconnecting') && s.connection === connection)
+      this.stateValue = { ...s, connection: null };
+  }
+
+  private fail(failure: StartupFailure): void {
+    this.transition(
+      failure.kind === 'cancelled'
+        ? {
+            kind: 'closed',
+            outcome: 'cancelled',
+            failure: { message: failure.message, kind: 'cancelled' },
+          }
+        : { kind: 'failed', failure: { message: failure.message, kind: failure.kind } },
+    );
+  }
+
+  private onCrash(connection: ServerConnection, reason: string): void {
+    if (this.connection !== connection) return;
+    this.lastStderr = connection.stderrTail();
+    this.lastExit = connection.exitInfo ?? null;
+    void connection.close();
+    this.scheduleRestart({
+      message: `MCP server \`${this.label}\` stopped: ${reason}`,
+      kind: 'crashed',
+    });
+  }
+
+  /** Restart under the policy (restartPolicy.ts), or stay failed once it gives up. */
+  private scheduleRestart(failure: Failure): void {
+    const next = nextRestart(
+      this.config?.supervision,
+      this.consecutiveRestarts,
+      this.abort.signal.aborted,
+    );
+    if (!next.restart) {
+      this.transition({
+        kind: 'failed',
+        failure: { message: `${failure.message}${next.suffix}`, kind: failure.kind },
+      });
+      return;
+    }
+    this.consecutiveRestarts = next.attempt;
+    this.restartCount += 1;
+    this.transition({
+      kind: 'reconnecting',
+      failure: {
+        message: `${failure.message}; restarting (attempt ${next.attempt} of ${next.of}) in ${next.delayMs} ms`,
+        kind: failure.kind,
+      },
+      connection: null,
+    });
+    this.started = this.sleep(next.delayMs).then(() => this.run(true));
   }
 
   private sleep(ms: number): Promise<void> {
@@ -320,16 +313,9 @@ export class Registration {
     });
   }
 
-  private transition(
-    startup: StartupStatus,
-    connection: ConnectionStatus,
-    error: string | null,
-    kind: FailureKind | null,
-  ): void {
-    this.startupStatus = startup;
-    this.connectionStatus = connection;
-    this.error = error;
-    this.failureKind = kind;
-    this.hooks.onStartup(this);
+  private transition(next: RegistrationState): void {
+    this.stateValue = next;
+    const status = this.status.startupStatus;
+    if (status !== null) this.hooks.onStartup(this, status);
   }
 }

@@ -4,6 +4,12 @@
  * registration scope and carrying `environmentId` everywhere.
  */
 
+import type {
+  McpResource,
+  McpResourceTemplate,
+  ServerCapabilities,
+  ServerInfo,
+} from '../connection/mcpTypes.js';
 import type { StartupFailureKind } from '../connection/startupErrors.js';
 import type { RegistrationScope } from '../scope.js';
 
@@ -31,21 +37,10 @@ export interface StatusTool {
 }
 
 /** An MCP resource as the server listed it. */
-export interface StatusResource {
-  readonly uri: string;
-  readonly name: string;
-  readonly title?: string | undefined;
-  readonly mimeType?: string | undefined;
-  readonly [key: string]: unknown;
-}
+export type StatusResource = McpResource;
 
 /** An MCP resource template as the server listed it. */
-export interface StatusResourceTemplate {
-  readonly uriTemplate: string;
-  readonly name: string;
-  readonly title?: string | undefined;
-  readonly [key: string]: unknown;
-}
+export type StatusResourceTemplate = McpResourceTemplate;
 
 export interface ServerStatus {
   readonly scope: RegistrationScope;
@@ -71,14 +66,9 @@ export interface ServerStatus {
   /** Last stderr lines of a stdio server. */
   readonly stderrTail: readonly string[];
   /** The server's `initialize` result `serverInfo`, as sent. */
-  readonly serverInfo: {
-    readonly name: string;
-    readonly version: string;
-    readonly title?: string | undefined;
-    readonly [key: string]: unknown;
-  } | null;
+  readonly serverInfo: ServerInfo | null;
   /** The server's `initialize` result `capabilities`, as sent. */
-  readonly capabilities: Readonly<Record<string, unknown>> | null;
+  readonly capabilities: ServerCapabilities | null;
   /** Origin (`scheme://host:port`) of a streamable HTTP server's URL; null for stdio. */
   readonly httpOrigin: string | null;
   /** How the server authenticates: config, stored OAuth credentials, the connection's answer. */

@@ -7,7 +7,29 @@ import type { RuntimeAuth } from '../auth/runtimeAuth.js';
 import type { ServerConfig } from '../config/types.js';
 import type { InventoryTool } from '../inventory/inventory.js';
 import type { Registration } from './registration.js';
+import type { RegistrationSet } from './registrationSet.js';
 import type { ServerStatus } from './status.js';
+
+export interface StatusFilter {
+  readonly serverName?: string;
+  readonly environmentId?: string | null;
+}
+
+/** Status of every registration, in order; `serverName` / `environmentId` narrow it. */
+export function listStatuses(
+  registrations: RegistrationSet,
+  filter: StatusFilter,
+  auth?: RuntimeAuth,
+): ServerStatus[] {
+  const inventory = registrations.inventory();
+  return registrations
+    .values()
+    .filter((r) => filter.serverName === undefined || r.scope.name === filter.serverName)
+    .filter(
+      (r) => filter.environmentId === undefined || r.scope.environmentId === filter.environmentId,
+    )
+    .map((r) => collectStatus(r, inventory.forScope(r.scope), auth));
+}
 
 export function collectStatus(
   reg: Registration,
@@ -16,6 +38,7 @@ export function collectStatus(
 ): ServerStatus {
   const config = reg.config;
   const connection = reg.connection;
+  const status = reg.status;
   const info = connection?.serverInfo;
   return {
     scope: reg.scope,
@@ -25,19 +48,19 @@ export function collectStatus(
     transport: config?.transport.type ?? null,
     enabled: reg.enabled,
     required: reg.required,
-    startupStatus: reg.startupStatus,
-    connectionStatus: reg.connectionStatus,
-    error: reg.error,
-    failureKind: reg.failureKind,
+    startupStatus: status.startupStatus,
+    connectionStatus: status.connectionStatus,
+    error: status.error,
+    failureKind: status.failureKind,
     stderrTail: reg.stderrTail(),
     restartCount: reg.restartCount,
     restarting: reg.restarting,
-    lastExit: reg.connection?.exitInfo ?? reg.lastExit,
+    lastExit: connection?.exitInfo ?? reg.lastExit,
     serverInfo: info ? { ...info } : null,
     capabilities: connection?.capabilities ? { ...connection.capabilities } : null,
     httpOrigin: httpOrigin(config),
     authStatus: auth
-      ? auth.authStatus(config, reg.connectionStatus === 'authenticationRequired')
+      ? auth.authStatus(config, status.connectionStatus === 'authenticationRequired')
       : authStatus(config),
     instructions: connection?.instructions ?? null,
     tools: tools.map((t) => ({

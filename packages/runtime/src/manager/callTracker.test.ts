@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 
 import { SqliteHistoryStore } from '../history/sqliteStore.js';
-import { ToolCallTracker } from './toolCalls.js';
+import { ToolCallTracker } from './callTracker.js';
 
 const scope = { environmentId: null, name: 'srv' };
 

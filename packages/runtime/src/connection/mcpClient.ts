@@ -1,0 +1,63 @@
+/**
+ * Where an MCP connection's SDK objects are made: the `Client` (identity, capabilities,
+ * protocol-version negotiation) and its transport for a launch plan — a stdio process spawned
+ * through the execution environment, or streamable HTTP, tunnelled through the environment when it
+ * reaches HTTP on its side and authenticated with the runtime's OAuth credentials. Every option
+ * the SDK takes for a connection is decided here and nowhere else.
+ */
+
+import type { FetchLike, Implementation, Transport } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+
+import type { TransportAuth } from '../auth/transportAuth.js';
+import type { ServerConfig } from '../config/types.js';
+import type { ExecutionEnvironment } from '../environments/types.js';
+import type { LaunchPlan } from '../launch/plan.js';
+import { StdioProcessTransport } from '../launch/stdioTransport.js';
+import { versionNegotiation } from './protocolVersion.js';
+
+export const CLIENT_INFO: Implementation = { name: 'mcprt', title: 'mcprt', version: '0.1.0' };
+
+/** Where an HTTP transport gets its OAuth (the runtime's `RuntimeAuth`). */
+export interface ConnectionAuth {
+  transport(config: ServerConfig, baseFetch: FetchLike): TransportAuth | null;
+}
+
+/**
+ * The SDK client of one connection: form and URL elicitation (form defaults applied), and the
+ * protocol revision negotiated as `protocol_version` says (protocolVersion.ts).
+ */
+export function createClient(config: ServerConfig): Client {
+  return new Client(CLIENT_INFO, {
+    capabilities: { elicitation: { form: { applyDefaults: true }, url: {} } },
+    versionNegotiation: versionNegotiation(config),
+  });
+}
+
+/** The transport a launch plan asks for. */
+export function buildTransport(
+  config: ServerConfig,
+  environment: ExecutionEnvironment,
+  plan: LaunchPlan,
+  auth: ConnectionAuth | undefined,
+): Transport {
+  if (plan.kind === 'stdio')
+    return new StdioProcessTransport(environment, plan.spec, config.supervision?.maxMessageBytes);
+  // An environment that tunnels HTTP (ssh) resolves the URL on its side through its fetch.
+  const access = environment.http();
+  const baseFetch = access.kind === 'tunnel' ? access.fetch : undefined;
+  // OAuth (docs/auth.md): stored credentials, refreshed in time; never an interactive flow here.
+  const oauth = auth?.transport(config, baseFetch ?? ((url, init) => fetch(url, init)));
+  return new StreamableHTTPClientTransport(new URL(plan.url), {
+    requestInit: { headers: plan.headers },
+    ...(oauth
+      ? {
+          fetch: oauth.fetch,
+          authProvider: oauth.authProvider,
+          onInsufficientScope: 'throw' as const,
+        }
+      : baseFetch
+        ? { fetch: baseFetch }
+        : {}),
+  });
+}

@@ -1,0 +1,68 @@
+/**
+ * Failures of requests to a live server, translated from the MCP SDK's errors into one typed
+ * runtime error, so nothing above `connection/` inspects the SDK's error shapes: the server's own
+ * JSON-RPC error (its code, message and data, passed on to hosts), a streamable-HTTP session the
+ * server no longer knows (404: re-initialize and retry), a connection that ended under the
+ * request (with why it ended), or anything else (timeouts, cancellation) with its message.
+ */
+
+import { SdkHttpError } from '@modelcontextprotocol/client';
+
+import type { ServerErrorInfo } from '../errors.js';
+
+export type RequestFailureKind = 'server_error' | 'session_lost' | 'connection_closed' | 'other';
+
+/** A request to a live server failed; `message` is the underlying failure's, `cause` the SDK's. */
+export class McpRequestError extends Error {
+  constructor(
+    readonly kind: RequestFailureKind,
+    message: string,
+    readonly details: {
+      readonly serverError?: ServerErrorInfo | undefined;
+      /** `connection_closed`: why the connection ended (exit status, signal, ping, …). */
+      readonly closeReason?: string | undefined;
+    },
+    options: { cause: unknown },
+  ) {
+    super(message, options);
+    this.name = 'McpRequestError';
+  }
+
+  get serverError(): ServerErrorInfo | null {
+    return this.details.serverError ?? null;
+  }
+}
+
+/**
+ * Translate what a request rejected with. `connection` tells whether it has ended (the
+ * transport's word for a connection that died under the request is "Connection closed") and why.
+ */
+export function translateRequestError(
+  error: unknown,
+  connection: { readonly ended: boolean; closeReason(): string },
+): McpRequestError {
+  if (error instanceof McpRequestError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  const kind = requestFailureKind(error, connection.ended);
+  if (kind === 'server_error') {
+    const code = (error as { code: number }).code;
+    const data = (error as { data?: unknown }).data;
+    const serverError = { code, message, ...(data !== undefined ? { data } : {}) };
+    return new McpRequestError(kind, message, { serverError }, { cause: error });
+  }
+  if (kind === 'connection_closed') {
+    const closeReason = connection.closeReason();
+    return new McpRequestError(kind, message, { closeReason }, { cause: error });
+  }
+  return new McpRequestError(kind, message, {}, { cause: error });
+}
+
+/** What kind of failure `error` is (`ended`: the connection has ended). */
+export function requestFailureKind(error: unknown, ended: boolean): RequestFailureKind {
+  if (error instanceof McpRequestError) return error.kind;
+  if (SdkHttpError.isInstance(error) && error.status === 404) return 'session_lost';
+  if (typeof (error as { code?: unknown } | null)?.code === 'number') return 'server_error';
+  const message = error instanceof Error ? error.message : String(error);
+  if (ended || /connection closed/i.test(message)) return 'connection_closed';
+  return 'other';
+}

@@ -1,0 +1,253 @@
+/**
+ * Requests a session sends to its servers: tool calls — routed, filtered by the tool policy,
+ * given the thread's sandbox authority as it was when the call was issued (or the host's own for
+ * that call), recorded (events and history), retried once on a fresh HTTP session when the server
+ * lost ours, and failed with texts that name the registration (and why a server that died under
+ * a call ended) — resource reads, prompts, SEP-2640 skills, and live listings of resources,
+ * templates and prompts across registrations.
+ */
+
+import type { ServerConnection } from '../connection/connection.js';
+import type { ListItems } from '../connection/inventorySync.js';
+import type {
+  CallToolResult,
+  GetPromptResult,
+  ProgressUpdate,
+  ReadResourceResult,
+} from '../connection/mcpTypes.js';
+import { McpRequestError } from '../connection/requestErrors.js';
+import { RequestFailedError, ToolDisabledError } from '../errors.js';
+import type { HistorySink } from '../history/types.js';
+import { isToolEnabled } from '../inventory/toolFilter.js';
+import type { SandboxAuthority, SessionSandbox } from '../sandbox/sessionSandbox.js';
+import { sandboxTarget } from '../sandbox/sessionSandbox.js';
+import type { RegistrationScope } from '../scope.js';
+import type { SkillFile, SkillFileRequest, SkillListing } from '../skills/types.js';
+import type { CallEmitter } from './callTracker.js';
+import { isPlainObjectOrAbsent, ToolCallTracker, withThreadId } from './callTracker.js';
+import type { RegistrationSet } from './registrationSet.js';
+import type { Router } from './router.js';
+
+export interface ToolCallRequest {
+  readonly server: string;
+  readonly tool: string;
+  readonly environmentId?: string | null;
+  readonly arguments?: Record<string, unknown>;
+  /** Request `_meta`: an object is sent with `threadId` set; anything else is forwarded as is. */
+  readonly meta?: unknown;
+  readonly signal?: AbortSignal;
+  /** Call id used in events and history (default: a fresh UUID). */
+  readonly callId?: string;
+  /** Overrides the registration's `tool_timeout_sec`. */
+  readonly timeoutMs?: number;
+  /**
+   * The issuing host's own sandbox authority for this call, used instead of the thread's state
+   * (see docs/sandbox.md §5). Only the host sets it — never a model or a tool argument. A
+   * missing or null `state` means none was given: the thread's state applies.
+   */
+  readonly sandboxAuthority?: SandboxAuthority;
+  readonly onProgress?: (progress: ProgressUpdate) => void;
+}
+
+export interface PromptRequest {
+  readonly server: string;
+  readonly name: string;
+  readonly environmentId?: string | null;
+  readonly arguments?: Record<string, string>;
+  readonly signal?: AbortSignal;
+}
+
+export interface SkillListRequest {
+  readonly server: string;
+  readonly environmentId?: string | null;
+  readonly signal?: AbortSignal;
+}
+
+export interface ResourceReadRequest {
+  readonly server: string;
+  readonly uri: string;
+  readonly environmentId?: string | null;
+  readonly signal?: AbortSignal;
+}
+
+export interface ResourceFilter {
+  readonly server?: string;
+  readonly environmentId?: string | null;
+}
+
+/** Items of a live listing per registration, and the registrations whose listing failed. */
+export interface LiveListing<T> {
+  readonly data: { scope: RegistrationScope; items: T[] }[];
+  readonly errors: { scope: RegistrationScope; error: string }[];
+}
+
+export interface CallsContext {
+  readonly threadId: string;
+  readonly router: Router;
+  readonly registrations: RegistrationSet;
+  readonly sandbox: SessionSandbox;
+  /** Where tool calls are recorded (null: not recorded). */
+  readonly history: HistorySink | null;
+  /** Tool-call lifecycle events, emitted by the session. */
+  readonly events: CallEmitter;
+}
+
+export class SessionCalls {
+  private readonly tracker: ToolCallTracker;
+
+  constructor(private readonly ctx: CallsContext) {
+    this.tracker = new ToolCallTracker(ctx.threadId, ctx.history, ctx.events);
+  }
+
+  async callTool(request: ToolCallRequest): Promise<CallToolResult> {
+    // The thread's state when the call is issued (or the host's own authority for this call).
+    const authority = this.ctx.sandbox.capture(request.sandboxAuthority);
+    const target = await this.ctx.router.live(request.server, request.environmentId);
+    const { reg } = target;
+    let connection = target.connection;
+    const config = reg.config ?? connection.config;
+    if (!isToolEnabled(config, request.tool)) throw new ToolDisabledError(request.tool, reg.label);
+    const call = this.tracker.begin(reg.scope, request);
+    try {
+      const meta = await authority.meta(
+        sandboxTarget(config, connection.capabilities),
+        withThreadId(request.meta, this.ctx.threadId),
+      );
+      const args = authority.arguments(request.arguments);
+      const invoke = (on: ServerConnection) =>
+        on.callTool(request.tool, args, {
+          timeoutMs: request.timeoutMs ?? config.toolTimeoutMs,
+          meta,
+          ...(request.signal ? { signal: request.signal } : {}),
+          // A progress token lives in `_meta`; a non-object `_meta` is forwarded untouched, so no
+          // progress is requested for it.
+          ...(isPlainObjectOrAbsent(meta)
+            ? {
+                onProgress: (p: ProgressUpdate) => {
+                  call.progress(p);
+                  request.onProgress?.(p);
+                },
+              }
+            : {}),
+        });
+      let result: CallToolResult;
+      try {
+        result = await invoke(connection);
+      } catch (error) {
+        // An HTTP server that lost our session (restarted: 404 / session not found) never ran
+        // the call: re-initialize once and send it again.
+        if (!(error instanceof McpRequestError && error.kind === 'session_lost')) throw error;
+        connection = await reg.reconnect(connection, 'the server no longer knows our HTTP session');
+        result = await invoke(connection);
+      }
+      await call.finish(result, null, request.signal);
+      return result;
+    } catch (error) {
+      const failure = requestFailed('tools/call', reg.label, error);
+      await call.finish(null, failure.message, request.signal);
+      throw failure;
+    }
+  }
+
+  async readResource(request: ResourceReadRequest): Promise<ReadResourceResult> {
+    const { reg, connection } = await this.ctx.router.live(request.server, request.environmentId);
+    try {
+      return await connection.readResource(request.uri, {
+        timeoutMs: (reg.config ?? connection.config).toolTimeoutMs,
+        signal: request.signal,
+      });
+    } catch (error) {
+      throw requestFailed('resources/read', reg.label, error, false);
+    }
+  }
+
+  /** `prompts/get` on one registration (the usual routing); the result is returned unchanged. */
+  async getPrompt(request: PromptRequest): Promise<GetPromptResult> {
+    const { reg, connection } = await this.ctx.router.live(request.server, request.environmentId);
+    try {
+      return await connection.getPrompt(request.name, request.arguments, {
+        timeoutMs: (reg.config ?? connection.config).toolTimeoutMs,
+        signal: request.signal,
+      });
+    } catch (error) {
+      throw requestFailed('prompts/get', reg.label, error, false);
+    }
+  }
+
+  /** SEP-2640 skills of one registration, listed without reading any file (docs/skills.md). */
+  async listSkills(request: SkillListRequest): Promise<SkillListing> {
+    const { reg, connection } = await this.ctx.router.live(request.server, request.environmentId);
+    const timeoutMs = (reg.config ?? connection.config).toolTimeoutMs;
+    return connection.skills.list({
+      timeoutMs,
+      ...(request.signal ? { signal: request.signal } : {}),
+    });
+  }
+
+  /** One file of a listed skill (default `SKILL.md`), read now and verified against the entry. */
+  async readSkillFile(request: SkillFileRequest): Promise<SkillFile> {
+    const { reg, connection } = await this.ctx.router.live(request.server, request.environmentId);
+    const timeoutMs = (reg.config ?? connection.config).toolTimeoutMs;
+    return connection.skills.read(request.skill, request.path, {
+      timeoutMs,
+      ...(request.signal ? { signal: request.signal } : {}),
+    });
+  }
+
+  /**
+   * One list of every ready registration (or of one: `server` + optional `environmentId`, the
+   * usual routing), fetched live page by page. A server that fails (e.g. `resources/list
+   * returned duplicate cursor`) is left out and reported in `errors`; the others are listed.
+   */
+  async list<K extends 'resources' | 'resourceTemplates' | 'prompts'>(
+    kind: K,
+    filter: ResourceFilter,
+  ): Promise<LiveListing<ListItems[K]>> {
+    const targets =
+      filter.server !== undefined
+        ? [await this.ctx.router.live(filter.server, filter.environmentId)]
+        : this.ctx.registrations.values().flatMap((reg) => {
+            const connection = reg.live;
+            return connection ? [{ reg, connection }] : [];
+          });
+    const settled = await Promise.allSettled(
+      targets.map(({ reg, connection }) =>
+        connection.list(kind, { timeoutMs: (reg.config ?? connection.config).toolTimeoutMs }),
+      ),
+    );
+    const listing: LiveListing<ListItems[K]> = { data: [], errors: [] };
+    settled.forEach((outcome, i) => {
+      const scope = targets[i]?.reg.scope;
+      if (scope === undefined) return;
+      if (outcome.status === 'fulfilled') listing.data.push({ scope, items: outcome.value });
+      else listing.errors.push({ scope, error: errorText(outcome.reason) });
+    });
+    return listing;
+  }
+}
+
+/**
+ * The failure of a request, naming the registration. A tool call to a server that died under it
+ * says why it ended instead of the transport's bare "Connection closed". The server's own
+ * JSON-RPC error travels along (`serverError`) for hosts that pass it on.
+ */
+function requestFailed(
+  method: string,
+  label: string,
+  error: unknown,
+  explainDeath = true,
+): RequestFailedError {
+  const translated = error instanceof McpRequestError ? error : null;
+  const died =
+    explainDeath && translated?.kind === 'connection_closed'
+      ? `the server stopped during the call (${translated.details.closeReason ?? 'connection closed'})`
+      : null;
+  return new RequestFailedError(
+    `${method} to MCP server \`${label}\` failed: ${died ?? errorText(error)}`,
+    { cause: error, serverError: translated?.serverError ?? null },
+  );
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

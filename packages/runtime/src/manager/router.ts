@@ -1,0 +1,100 @@
+/**
+ * Routing a request to a live registration: `(server, environmentId?)` is resolved by the brief's
+ * routing table (routing/resolve.ts) — after reading the environments' own configs the request may
+ * land in — a registration lost with its environment is revived, a restarting one is waited for
+ * (`restart_wait_sec`), and anything not ready is a `ServerUnavailableError` saying why.
+ */
+
+import type { ServerConnection } from '../connection/connection.js';
+import { ServerUnavailableError, SessionClosedError } from '../errors.js';
+import { resolveScope } from '../routing/resolve.js';
+import type { RegistrationScope } from '../scope.js';
+import type { Registration } from './registration.js';
+import type { RegistrationSet } from './registrationSet.js';
+
+export interface RouterContext {
+  readonly threadId: string;
+  readonly registrations: RegistrationSet;
+  /** The session's selected environments, in order. */
+  readonly selected: () => readonly string[];
+  readonly closed: () => boolean;
+}
+
+/** A ready registration and its live connection. */
+export interface LiveTarget {
+  readonly reg: Registration;
+  readonly connection: ServerConnection;
+}
+
+export class Router {
+  constructor(private readonly ctx: RouterContext) {}
+
+  /** Select one registration by name and optional environment (the brief's routing table). */
+  resolve(server: string, environmentId?: string | null): RegistrationScope {
+    return resolveScope(
+      {
+        threadId: this.ctx.threadId,
+        scopes: this.ctx.registrations.scopes(),
+        isConfiguredEnvironment: (id) => this.ctx.registrations.registry.has(id),
+        selectedEnvironments: this.ctx.selected(),
+      },
+      server,
+      environmentId,
+    );
+  }
+
+  /** The registration a request reaches, started and ready; throws why when it is not. */
+  async live(server: string, environmentId?: string | null): Promise<LiveTarget> {
+    if (this.ctx.closed()) throw new SessionClosedError(this.ctx.threadId);
+    await this.readEnvironmentsFor(server, environmentId);
+    const resolved = this.ctx.registrations.get(this.resolve(server, environmentId));
+    const reg = this.ctx.registrations.watch.revived(resolved);
+    if (!reg.enabled)
+      throw new ServerUnavailableError(
+        reg.label,
+        reg.notSelectedReason ?? 'it is disabled in the configuration',
+      );
+    if (reg.restarting) {
+      // A call made while the server restarts waits a bounded time for it (restart_wait_sec).
+      const waitMs = reg.config?.supervision.restartWaitMs ?? 0;
+      await Promise.race([reg.start(), new Promise((r) => setTimeout(r, waitMs).unref())]);
+      const live = reg.live;
+      if (!live) {
+        throw new ServerUnavailableError(
+          reg.label,
+          `it is restarting: ${reg.status.error ?? 'starting'}`,
+        );
+      }
+      return { reg, connection: live };
+    }
+    await reg.start();
+    const live = reg.live;
+    if (!live) {
+      const status = reg.status;
+      throw new ServerUnavailableError(reg.label, status.error ?? status.connectionStatus);
+    }
+    return { reg, connection: live };
+  }
+
+  /** Before routing a request: make sure the environments it may land in have been read. */
+  private async readEnvironmentsFor(server: string, environmentId?: string | null): Promise<void> {
+    const { registrations } = this.ctx;
+    const { remote, registry } = registrations;
+    const selected = this.ctx.selected();
+    const has = (env: string | null) =>
+      registrations.scopes().some((s) => s.name === server && s.environmentId === env);
+    if (environmentId !== undefined && environmentId !== null) {
+      const ids = selected.filter((id) => id === environmentId);
+      remote.read(registry, ids);
+      await remote.settled(ids);
+      return;
+    }
+    if (has(null)) return;
+    // Legacy routing: only the environments up to the first one that has the name matter.
+    for (const id of selected) {
+      remote.read(registry, [id]);
+      await remote.settled([id]);
+      if (has(id)) return;
+    }
+  }
+}
