@@ -83,12 +83,10 @@ export type {
   PromptRequest,
   ResourceFilter,
   ResourceReadRequest,
-  SessionOptions,
-  SessionEnvironment,
   SkillListRequest,
   ToolCallRequest,
-  SessionEvents,
-} from './manager/session.js';
+} from './manager/calls.js';
+export type { SessionOptions, SessionEnvironment, SessionEvents } from './manager/sessionTypes.js';
 export type {
   ServerStatus,
   StartupStatus,

@@ -16,7 +16,7 @@ import type {
   ReadResourceResult,
 } from '../connection/mcpTypes.js';
 import { McpRequestError } from '../connection/requestErrors.js';
-import { RequestFailedError, ToolDisabledError } from '../errors.js';
+import { RequestFailedError, ToolDisabledError, UnknownServerError } from '../errors.js';
 import type { HistorySink } from '../history/types.js';
 import { isToolEnabled } from '../inventory/toolFilter.js';
 import type { SandboxAuthority, SessionSandbox } from '../sandbox/sessionSandbox.js';
@@ -147,6 +147,23 @@ export class SessionCalls {
       await call.finish(null, failure.message, request.signal);
       throw failure;
     }
+  }
+
+  /** A tool by its model-visible name (`mcp__server__tool`), from the session's inventory. */
+  async callModelTool(
+    modelName: string,
+    args?: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<CallToolResult> {
+    const entry = this.ctx.registrations.inventory().findByModelName(modelName);
+    if (!entry) throw new UnknownServerError(modelName, null);
+    return this.callTool({
+      server: entry.scope.name,
+      environmentId: entry.scope.environmentId,
+      tool: entry.tool.name,
+      ...(args ? { arguments: args } : {}),
+      ...(signal ? { signal } : {}),
+    });
   }
 
   async readResource(request: ResourceReadRequest): Promise<ReadResourceResult> {

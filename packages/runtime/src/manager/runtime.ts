@@ -19,7 +19,7 @@ import type { ExecutionEnvironment } from '../environments/types.js';
 import { SqliteHistoryStore } from '../history/sqliteStore.js';
 import { processGroupShutdowns } from '../launch/processGroups.js';
 import { defaultProtectedPaths, protectFromSandbox } from '../protectedPaths.js';
-import type { SessionOptions } from './session.js';
+import type { SessionOptions } from './sessionTypes.js';
 import { Session } from './session.js';
 
 export interface RuntimeLoadOptions {

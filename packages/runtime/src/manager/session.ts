@@ -1,80 +1,40 @@
 /**
  * A session (an app-server "thread"): the selected environments with their cwds, and one
  * registration per enabled server in scope — thread-wide servers plus servers contributed by the
- * selected environments. This file is the façade that wires the parts and keeps the public API:
- * the registrations, kept in step with the config and the environments' own configs
- * (registrationSet.ts), how they are made (registrationFactory.ts), routing (router.ts), calls
- * (calls.ts), status (statusView.ts, startupSummary.ts), elicitation (elicitations.ts) and the
- * thread's sandbox state.
+ * selected environments. This file is the façade of its lifecycle, status and config — the parts
+ * (sessionParts.ts): the registrations, kept in step with the config and the environments' own
+ * configs (registrationSet.ts), routing (router.ts), calls (calls.ts), status (statusView.ts,
+ * startupSummary.ts), elicitation (elicitations.ts); what it asks its servers (tool calls,
+ * resources, prompts, skills) is the public API in sessionRequests.ts.
  */
 
 import { randomUUID } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 
 import type { McprtConfig } from '../config/types.js';
-import type {
-  CallToolResult,
-  GetPromptResult,
-  McpPrompt,
-  ReadResourceResult,
-} from '../connection/mcpTypes.js';
 import type { ElicitationHandler, ElicitationRequest } from '../elicitation/types.js';
 import type { EnvironmentRegistry } from '../environments/registry.js';
-import { SessionClosedError, UnknownServerError } from '../errors.js';
+import { SessionClosedError } from '../errors.js';
 import type { InventoryTool } from '../inventory/inventory.js';
 import { SessionSandbox } from '../sandbox/sessionSandbox.js';
 import type { RegistrationScope } from '../scope.js';
-import type { SkillFile, SkillFileRequest, SkillListing } from '../skills/types.js';
-import type {
-  LiveListing,
-  PromptRequest,
-  ResourceFilter,
-  ResourceReadRequest,
-  SkillListRequest,
-  ToolCallRequest,
-} from './calls.js';
-import { SessionCalls } from './calls.js';
 import { ElicitationRelay } from './elicitations.js';
-import { registrationFactory } from './registrationFactory.js';
-import { RegistrationSet } from './registrationSet.js';
-import { Router } from './router.js';
-import type {
-  SessionContext,
-  SessionEnvironment,
-  SessionEvents,
-  SessionOptions,
-} from './sessionTypes.js';
+import type { SessionCalls } from './calls.js';
+import type { RegistrationSet } from './registrationSet.js';
+import type { Router } from './router.js';
+import { assembleSession } from './sessionParts.js';
+import { SessionRequests } from './sessionRequests.js';
+import type { SessionContext, SessionEnvironment, SessionOptions } from './sessionTypes.js';
 import { summarizeStartup } from './startupSummary.js';
-import type {
-  ServerStatus,
-  StartupSummary,
-  StatusResource,
-  StatusResourceTemplate,
-} from './status.js';
+import type { ServerStatus, StartupSummary } from './status.js';
 import type { StatusFilter } from './statusView.js';
 import { collectStatus, listStatuses } from './statusView.js';
 
-export type {
-  LiveListing,
-  PromptRequest,
-  ResourceFilter,
-  ResourceReadRequest,
-  SkillListRequest,
-  ToolCallRequest,
-} from './calls.js';
-export type {
-  SessionContext,
-  SessionEnvironment,
-  SessionEvents,
-  SessionOptions,
-} from './sessionTypes.js';
-
-export class Session extends EventEmitter<SessionEvents> {
+export class Session extends SessionRequests {
   readonly threadId: string;
   readonly environments: readonly SessionEnvironment[];
   private readonly registrations: RegistrationSet;
   private readonly router: Router;
-  private readonly calls: SessionCalls;
+  protected readonly calls: SessionCalls;
   private readonly elicitations: ElicitationRelay;
   private readonly sandbox: SessionSandbox;
   private closed = false;
@@ -98,42 +58,32 @@ export class Session extends EventEmitter<SessionEvents> {
     this.environments = environments;
     this.elicitations = new ElicitationRelay(threadId, options.onElicitation ?? null);
     this.sandbox = new SessionSandbox(options.sandboxState, config.sandboxLauncher);
-    const build = registrationFactory({
-      threadId,
-      processEnv: ctx.processEnv,
-      auth: ctx.auth,
-      cwd,
-      environments,
-      registrations: () => this.registrations,
-      elicitations: this.elicitations,
-      onStartupStatus: (event) => this.emit('startupStatus', event),
-      onInventoryChanged: (scope) => this.emit('inventoryChanged', { scope }),
-    });
-    const environmentOrder = environments.map((e) => e.environmentId);
-    this.registrations = new RegistrationSet(config, registry, {
-      selection: { environmentOrder, filter: options.filter },
-      build,
-      onEnvironmentRead: (environmentId, error) =>
-        this.emit('environmentRegistrations', { environmentId, error }),
-    });
-    this.router = new Router({
-      threadId,
+    ({
       registrations: this.registrations,
-      selected: () => environmentOrder,
-      closed: () => this.closed,
-    });
-    this.calls = new SessionCalls({
-      threadId,
       router: this.router,
-      registrations: this.registrations,
+      calls: this.calls,
+    } = assembleSession({
+      threadId,
+      config,
+      registry,
+      ctx,
+      options,
+      environments,
+      elicitations: this.elicitations,
       sandbox: this.sandbox,
-      history: ctx.history ?? null,
+      closed: () => this.closed,
       events: {
-        started: (e) => this.emit('toolCallStarted', e),
-        progress: (e) => this.emit('toolCallProgress', e),
-        completed: (e) => this.emit('toolCallCompleted', e),
+        startupStatus: (event) => this.emit('startupStatus', event),
+        inventoryChanged: (scope) => this.emit('inventoryChanged', { scope }),
+        environmentRegistrations: (environmentId, error) =>
+          this.emit('environmentRegistrations', { environmentId, error }),
+        toolCalls: {
+          started: (e) => this.emit('toolCallStarted', e),
+          progress: (e) => this.emit('toolCallProgress', e),
+          completed: (e) => this.emit('toolCallCompleted', e),
+        },
       },
-    });
+    }));
   }
 
   /** The thread's current sandbox state (the host's value itself), or undefined when none. */
@@ -205,71 +155,6 @@ export class Session extends EventEmitter<SessionEvents> {
   /** Model-visible tools of every connected registration. */
   tools(): readonly InventoryTool[] {
     return this.registrations.inventory().tools;
-  }
-
-  /**
-   * Call a tool of one registration. Emits `toolCallStarted`/`toolCallProgress`/
-   * `toolCallCompleted` and records the call in history. The MCP result is returned unchanged
-   * (also with `isError: true`); transport failures, timeouts and cancellation reject.
-   */
-  callTool(request: ToolCallRequest): Promise<CallToolResult> {
-    return this.calls.callTool(request);
-  }
-
-  /** Call a tool by its model-visible name (`mcp__server__tool`). */
-  async callModelTool(
-    modelName: string,
-    args?: Record<string, unknown>,
-    signal?: AbortSignal,
-  ): Promise<CallToolResult> {
-    const entry = this.registrations.inventory().findByModelName(modelName);
-    if (!entry) throw new UnknownServerError(modelName, null);
-    return this.callTool({
-      server: entry.scope.name,
-      environmentId: entry.scope.environmentId,
-      tool: entry.tool.name,
-      ...(args ? { arguments: args } : {}),
-      ...(signal ? { signal } : {}),
-    });
-  }
-
-  /**
-   * Resources of every ready registration (or of one: `server` + optional `environmentId`, the
-   * usual routing), fetched live page by page. A server that fails (e.g. `resources/list
-   * returned duplicate cursor`) is left out and reported in `errors`; the others are listed.
-   */
-  listResources(filter: ResourceFilter = {}): Promise<LiveListing<StatusResource>> {
-    return this.calls.list('resources', filter);
-  }
-
-  /** Resource templates, as `listResources`. */
-  listResourceTemplates(filter: ResourceFilter = {}): Promise<LiveListing<StatusResourceTemplate>> {
-    return this.calls.list('resourceTemplates', filter);
-  }
-
-  /** Read one resource of a registration (routed like a tool call). */
-  readResource(request: ResourceReadRequest): Promise<ReadResourceResult> {
-    return this.calls.readResource(request);
-  }
-
-  /** Prompts, as `listResources` (a server without the prompts capability lists none). */
-  listPrompts(filter: ResourceFilter = {}): Promise<LiveListing<McpPrompt>> {
-    return this.calls.list('prompts', filter);
-  }
-
-  /** `prompts/get` on one registration (the usual routing); the result is returned unchanged. */
-  getPrompt(request: PromptRequest): Promise<GetPromptResult> {
-    return this.calls.getPrompt(request);
-  }
-
-  /** SEP-2640 skills of one registration, listed without reading any file (docs/skills.md). */
-  listSkills(request: SkillListRequest): Promise<SkillListing> {
-    return this.calls.listSkills(request);
-  }
-
-  /** One file of a listed skill (default `SKILL.md`), read now and verified against the entry. */
-  readSkillFile(request: SkillFileRequest): Promise<SkillFile> {
-    return this.calls.readSkillFile(request);
   }
 
   /**
