@@ -9,7 +9,8 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 
-import { StderrTail } from '../launch/stderrTail.js';
+import { LineTail } from '@mcprt/base';
+
 import { SshEnvironmentError, sshStderrSummary } from './sshErrors.js';
 
 export const READY_MARKER = 'mcprt-ssh-ready';
@@ -38,7 +39,7 @@ export class SshMaster {
   /** Resolves when the master process has exited (never rejects). */
   readonly exited: Promise<MasterExit>;
   private readonly child: ChildProcess;
-  private readonly stderr = new StderrTail(20, 500);
+  private readonly stderr = new LineTail(20, 500);
   private exitInfo: MasterExit | null = null;
 
   constructor(private readonly options: MasterOptions) {

@@ -9,6 +9,7 @@
 
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 
+import { LineTail } from '@mcprt/base';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { serializeMessage } from '@modelcontextprotocol/client';
 
@@ -28,7 +29,6 @@ import {
   trackProcessGroup,
   trackShutdown,
 } from './processGroups.js';
-import { StderrTail } from './stderrTail.js';
 
 export interface ProcessExit {
   readonly code: number | null;
@@ -42,7 +42,7 @@ export class StdioProcessTransport implements Transport {
   onerror?: ((error: Error) => void) | undefined;
   onmessage?: (<T extends JSONRPCMessage>(message: T) => void) | undefined;
 
-  readonly stderr = new StderrTail();
+  readonly stderr = new LineTail();
   private child: ChildProcessWithoutNullStreams | undefined;
   private readonly framer: JsonlFramer;
   /** Why the transport failed on its own (message too large), if it did. */

@@ -1,9 +1,10 @@
 /**
- * Bounded capture of a server's stderr: the last N lines (each cut to a maximum length), so a
- * chatty or hostile server can never grow memory, and status can show why it failed.
+ * Bounded capture of a text stream (a server's or an ssh master's stderr): the last N lines, each
+ * cut to a maximum length, so a chatty or hostile process can never grow memory, and status can
+ * show why it failed.
  */
 
-export class StderrTail {
+export class LineTail {
   private readonly lines: string[] = [];
   private partial = '';
 
