@@ -38,7 +38,8 @@ export default tseslint.config(
     },
   },
   {
-    // Only launch/, connection/ and auth/ may talk to the MCP SDK (docs/adr/0001-layout.md, 0007).
+    // Only launch/, connection/ and auth/ may talk to the MCP SDK (docs/adr/0001-layout.md, 0007),
+    // and no runtime folder imports another mcprt package but @mcprt/base.
     files: ['packages/runtime/src/**/*.ts'],
     ignores: [
       'packages/runtime/src/launch/**',
@@ -47,7 +48,22 @@ export default tseslint.config(
       '**/*.test.ts',
     ],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['@modelcontextprotocol/*'] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['@modelcontextprotocol/*', '@mcprt/*', '!@mcprt/base'] },
+      ],
+    },
+  },
+  {
+    // The runtime never imports the wire protocol or its clients (test/architecture/layering.test.ts
+    // checks every layering rule from the sources).
+    files: [
+      'packages/runtime/src/launch/**',
+      'packages/runtime/src/connection/**',
+      'packages/runtime/src/auth/**',
+    ],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['@mcprt/*', '!@mcprt/base'] }],
     },
   },
 );
