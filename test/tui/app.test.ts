@@ -23,7 +23,7 @@ import {
 } from '../helpers/fixtures.js';
 import type { TuiUnderTest } from './harness.js';
 import { startTui } from './harness.js';
-import { expectFits, words } from './render.js';
+import { expectFits, words } from '../../packages/tui/src/testing/render.js';
 
 const COLUMNS = 60;
 

@@ -9,8 +9,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { displayWidth } from '@mcprt/tui';
-
+import { displayWidth } from '../../packages/tui/src/text/fit.js';
 import { settled, Tmux } from './tmuxHarness.js';
 
 const term = new Tmux(`mcprt-tui-fit-${process.pid}`);

@@ -12,22 +12,24 @@ import { render } from 'ink-testing-library';
 import { createElement as h } from 'react';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import type { FormState, Line } from '@mcprt/tui';
+import { ElicitationForm } from '../../packages/tui/src/components/ElicitationForm.js';
+import { formLines } from '../../packages/tui/src/model/elicitationView.js';
+import type { FormState } from '../../packages/tui/src/model/form.js';
 import {
   choose,
   createForm,
-  displayWidth,
-  ElicitationForm,
-  FORM_CONTEXT_ROWS,
-  formLines,
-  latestLines,
   moveFocus,
-  PROMPT_ROWS,
   submit,
   typeText,
+} from '../../packages/tui/src/model/form.js';
+import type { Line } from '../../packages/tui/src/model/lines.js';
+import {
+  FORM_CONTEXT_ROWS,
+  latestLines,
+  PROMPT_ROWS,
   viewport,
-} from '@mcprt/tui';
-
+} from '../../packages/tui/src/model/viewport.js';
+import { displayWidth } from '../../packages/tui/src/text/fit.js';
 import { arr, EVERYTHING_SERVER, NODE, q } from '../helpers/fixtures.js';
 import { useRuntimes } from '../helpers/runtimes.js';
 

@@ -14,8 +14,6 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { displayWidth } from '@mcprt/tui';
-
 import { directEnvironment, httpServerTable } from '../auth/helpers.js';
 import type { AuthServer } from '../fixtures/auth/authServer.js';
 import { startAuthServer } from '../fixtures/auth/authServer.js';
@@ -24,6 +22,7 @@ import type { ProtectedServer } from '../fixtures/auth/protectedServer.js';
 import { startProtectedServer } from '../fixtures/auth/protectedServer.js';
 import { makeHome, NODE, REPO_ROOT, tempDir } from '../helpers/fixtures.js';
 import { CLI } from '../helpers/rpcClient.js';
+import { displayWidth } from '../../packages/tui/src/text/fit.js';
 import { settled, Tmux } from './tmuxHarness.js';
 
 const term = new Tmux(`mcprt-tui-e2e-${process.pid}`);

@@ -12,17 +12,17 @@ import { createElement as h } from 'react';
 import { describe, expect, it } from 'vitest';
 
 import type { McpServerElicitationRequestResult } from '@mcprt/protocol';
-import type { CallCell, HistoryCell, LoginCell } from '@mcprt/tui';
-import {
-  callCellLines,
-  ElicitationForm,
-  historyCellLines,
-  loginCellLines,
-  parseCommand,
-  UrlConsent,
-} from '@mcprt/tui';
 
-import { expectFits, renderLines, words } from './render.js';
+import type { CallCell } from '../model/callCell.js';
+import { callCellLines } from '../model/callCell.js';
+import { parseCommand } from '../model/commands.js';
+import type { HistoryCell } from '../model/historyView.js';
+import { historyCellLines } from '../model/historyView.js';
+import type { LoginCell } from '../model/loginView.js';
+import { loginCellLines } from '../model/loginView.js';
+import { expectFits, renderLines, words } from '../testing/render.js';
+import { ElicitationForm } from './ElicitationForm.js';
+import { UrlConsent } from './UrlConsent.js';
 
 const KEY = {
   enter: '\r',

@@ -9,8 +9,9 @@ import { render } from 'ink-testing-library';
 import { createElement as h } from 'react';
 import { expect } from 'vitest';
 
-import type { Line } from '@mcprt/tui';
-import { displayWidth, Lines } from '@mcprt/tui';
+import { Lines } from '../components/Lines.js';
+import type { Line } from '../model/lines.js';
+import { displayWidth } from '../text/fit.js';
 
 /** The frame a terminal would show for `lines`, colours removed. */
 export function renderLines(lines: readonly Line[]): string {

@@ -10,17 +10,11 @@
 import { describe, expect, it } from 'vitest';
 
 import { ErrorCode, ProtocolError } from '@mcprt/sdk';
-import type { LoginCell } from '@mcprt/tui';
-import {
-  loginCellLines,
-  MethodUnavailableError,
-  pasteHint,
-  pasteInstructions,
-  redactRedirectUrl,
-} from '@mcprt/tui';
 
-import { whenAvailable } from '../../packages/tui/src/controller/optionalMethods.js';
-import { expectFits, renderLines, words } from './render.js';
+import { MethodUnavailableError, whenAvailable } from '../controller/optionalMethods.js';
+import { expectFits, renderLines, words } from '../testing/render.js';
+import type { LoginCell } from './loginView.js';
+import { loginCellLines, pasteHint, pasteInstructions, redactRedirectUrl } from './loginView.js';
 
 const REDIRECT = 'http://127.0.0.1:41234/callback';
 const URL_TEXT = `https://auth.example.com/authorize?client_id=${'c'.repeat(70)}&redirect_uri=${encodeURIComponent(REDIRECT)}`;

@@ -6,18 +6,12 @@
 
 import { describe, expect, it } from 'vitest';
 
-import type { EnvironmentSummary, McpViewContext, Registration } from '@mcprt/tui';
-import {
-  applyStartupUpdate,
-  applyStatusList,
-  compactView,
-  legacyScope,
-  statusLabel,
-  verboseView,
-} from '@mcprt/tui';
-
-import { expectFits, renderLines, words } from './render.js';
-import { startup, statusItem } from './statusItems.js';
+import { expectFits, renderLines, words } from '../testing/render.js';
+import { startup, statusItem } from '../testing/statusItems.js';
+import type { EnvironmentSummary, McpViewContext } from './mcpView.js';
+import { compactView, verboseView } from './mcpView.js';
+import type { Registration } from './registrations.js';
+import { applyStartupUpdate, applyStatusList, legacyScope, statusLabel } from './registrations.js';
 
 const environments = new Map<string, EnvironmentSummary>([
   ['local', { kind: 'local', status: 'ready', error: null }],
