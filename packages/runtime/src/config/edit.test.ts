@@ -360,6 +360,15 @@ describe('removeServerFromFile', () => {
     expect(text.endsWith('program = "docker"\n')).toBe(true);
   });
 
+  it('edits a file that starts with a byte-order mark, keeping the mark and every other byte', () => {
+    const file = fixture(`\uFEFF${ORIGINAL}`);
+    const text = removeServerFromFile(file, { environmentId: 'b', name: 'shared' });
+    expect(text).toBe(
+      `\uFEFF${ORIGINAL.replace('\n[environments.b.mcp_servers.shared]\ncommand = "shared"\n', '')}`,
+    );
+    expect(read(file)).toBe(text);
+  });
+
   it('keeps the file mode', () => {
     const file = fixture(ORIGINAL);
     chmodSync(file, 0o666); // wider than the usual umask allows

@@ -16,6 +16,7 @@ import type { Table } from './fields.js';
 import { isTable } from './fields.js';
 import { loadConfig, parseToml } from './load.js';
 import { invalidServerNameProblem, SERVER_NAME_PATTERN } from './server.js';
+import type { TomlScan } from './locate.js';
 import { hasPrefix, scanToml } from './locate.js';
 
 export interface AddServerOptions {
@@ -251,7 +252,16 @@ export function removeServerFromFile(file: string, scope: RegistrationScope): st
   const keys = serverPath(scope);
   if (getIn(doc, keys) === undefined) throw notFound();
 
-  const scan = scanToml(text);
+  let scan: TomlScan;
+  try {
+    scan = scanToml(text);
+  } catch (err) {
+    throw new ConfigWriteError(
+      path,
+      `${path}: cannot locate MCP server \`${scope.name}\`${scopeSuffix(scope)} in the file to edit it safely (${errorText(err)}); edit the file by hand`,
+      { cause: err },
+    );
+  }
   const lineCount = scan.lineStarts.length;
   const lineStart = (line: number): number =>
     line > lineCount ? text.length : (scan.lineStarts[line - 1] ?? text.length);

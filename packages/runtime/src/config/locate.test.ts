@@ -119,4 +119,19 @@ describe('scanToml', () => {
     const scan = scanToml('["a\\u0041\\"b"]\n');
     expect(scan.entries[0]?.path).toEqual(['aA"b']);
   });
+
+  it('reads a file that starts with a byte-order mark, with offsets in the original text', () => {
+    const text = '\uFEFF[mcp_servers.docs] # d\ncommand = "node"\n';
+    const scan = scanToml(text);
+    expect(scan.entries.map((e) => [e.path.join('.'), e.offset, e.line, e.column])).toEqual([
+      ['mcp_servers.docs', 1, 1, 2],
+      ['mcp_servers.docs.command', text.indexOf('command'), 2, 1],
+    ]);
+    expect([...scan.commentOffsets]).toEqual([text.indexOf('#')]);
+  });
+
+  it('refuses text that is not TOML; the locator then answers 1:1 instead of throwing', () => {
+    expect(() => scanToml('[unclosed\n')).toThrow();
+    expect(createLocator('[unclosed\n')(['unclosed'])).toEqual({ line: 1, column: 1 });
+  });
 });

@@ -1,9 +1,13 @@
 /**
- * Source positions in a TOML document: finds where a dotted key path is written (1-based
- * line:column) so diagnostics can point at it, and lists table headers / keys / comments for the
- * comment-preserving editor. This is a lenient scanner, not a parser: parsing and validation of
- * TOML syntax is smol-toml's job; the text is assumed to have parsed already.
+ * Source positions in a TOML document: where a dotted key path is written (1-based line:column)
+ * so diagnostics can point at it, and the table headers, keys and comments the
+ * comment-preserving editor needs. The positions come from `toml-eslint-parser`'s syntax tree
+ * (every key, table and comment with its range); the values come from smol-toml, which has
+ * parsed the text already (docs/adr/0011-toml-positions.md).
  */
+
+import { parseTOML } from 'toml-eslint-parser';
+import type { AST } from 'toml-eslint-parser';
 
 /** A 1-based position in the source text. */
 export interface SourcePosition {
@@ -34,9 +38,6 @@ export interface TomlScan {
   readonly lineStarts: readonly number[];
 }
 
-const BARE_KEY_CHAR = /[A-Za-z0-9_-]/;
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-
 function computeLineStarts(text: string): number[] {
   const starts = [0];
   for (let i = 0; i < text.length; i++) {
@@ -57,273 +58,47 @@ export function positionAt(lineStarts: readonly number[], offset: number): Sourc
   return { line: lo + 1, column: offset - (lineStarts[lo] ?? 0) + 1 };
 }
 
-interface KeySegment {
-  readonly name: string;
-  readonly offset: number;
-}
+const keyName = (key: AST.TOMLBare | AST.TOMLQuoted): string =>
+  key.type === 'TOMLBare' ? key.name : key.value;
 
-class Scanner {
-  private i = 0;
-  private table: string[] = [];
-  readonly entries: TomlEntry[] = [];
-  readonly commentOffsets = new Set<number>();
-  readonly lineStarts: number[];
-
-  constructor(private readonly s: string) {
-    this.lineStarts = computeLineStarts(s);
-  }
-
-  run(): void {
-    const n = this.s.length;
-    while (this.i < n) {
-      this.skipBlank(true);
-      if (this.i >= n) break;
-      const start = this.i;
-      if (this.s[this.i] === '[') this.header();
-      else this.keyValue(this.table, false, true);
-      this.skipToLineEnd();
-      if (this.i === start) this.i++;
-    }
-  }
-
-  private push(kind: TomlEntry['kind'], path: string[], offset: number, inline: boolean): void {
-    const pos = positionAt(this.lineStarts, offset);
-    this.entries.push({ kind, path, offset, line: pos.line, column: pos.column, inline });
-  }
-
-  /** Skips spaces and tabs; with `newlines`, also line breaks and comments. */
-  private skipBlank(newlines: boolean): void {
-    const s = this.s;
-    while (this.i < s.length) {
-      const c = s[this.i];
-      if (c === ' ' || c === '\t') this.i++;
-      else if (newlines && (c === '\n' || c === '\r')) this.i++;
-      else if (newlines && c === '#') this.skipComment();
-      else break;
-    }
-  }
-
-  private skipComment(): void {
-    this.commentOffsets.add(this.i);
-    while (this.i < this.s.length && this.s[this.i] !== '\n') this.i++;
-  }
-
-  /** After a statement: skip the rest of the line (a trailing comment, or junk). */
-  private skipToLineEnd(): void {
-    const s = this.s;
-    while (this.i < s.length && s[this.i] !== '\n') {
-      if (s[this.i] === '#') {
-        this.skipComment();
-        return;
-      }
-      this.i++;
-    }
-  }
-
-  private header(): void {
-    const open = this.i;
-    this.i++;
-    let array = false;
-    if (this.s[this.i] === '[') {
-      array = true;
-      this.i++;
-    }
-    const key = this.key();
-    if (key === null) return;
-    this.skipBlank(false);
-    if (this.s[this.i] !== ']') return;
-    this.i++;
-    if (array) {
-      if (this.s[this.i] !== ']') return;
-      this.i++;
-    }
-    this.table = key.map((k) => k.name);
-    this.push(array ? 'arrayTable' : 'table', this.table, open, false);
-  }
-
-  /** Parses a (possibly dotted, possibly quoted) key. Returns null when there is none. */
-  private key(): KeySegment[] | null {
-    const s = this.s;
-    const segments: KeySegment[] = [];
-    for (;;) {
-      this.skipBlank(false);
-      const offset = this.i;
-      const c = s[this.i];
-      let name: string | null;
-      if (c === '"') name = this.basicString();
-      else if (c === "'") name = this.literalString();
-      else {
-        while (this.i < s.length && BARE_KEY_CHAR.test(s[this.i] ?? '')) this.i++;
-        name = this.i > offset ? s.slice(offset, this.i) : null;
-      }
-      if (name === null) return segments.length > 0 ? segments : null;
-      segments.push({ name, offset });
-      this.skipBlank(false);
-      if (s[this.i] !== '.') return segments;
-      this.i++;
-    }
-  }
-
-  /** `key = value`; records the key's segments under `prefix` when `record`. */
-  private keyValue(prefix: readonly string[], inline: boolean, record: boolean): boolean {
-    const key = this.key();
-    if (key === null) return false;
-    const path = [...prefix];
-    for (const segment of key) {
-      path.push(segment.name);
-      if (record) this.push('key', [...path], segment.offset, inline);
-    }
-    this.skipBlank(false);
-    if (this.s[this.i] !== '=') return false;
-    this.i++;
-    this.skipBlank(false);
-    this.value(path, record);
-    return true;
-  }
-
-  private value(path: readonly string[], record: boolean): void {
-    const s = this.s;
-    const c = s[this.i];
-    if (c === '"') {
-      this.basicString();
-    } else if (c === "'") {
-      this.literalString();
-    } else if (c === '[') {
-      this.i++;
-      for (;;) {
-        this.skipBlank(true);
-        if (this.i >= s.length) return;
-        const d = s[this.i];
-        if (d === ']') {
-          this.i++;
-          return;
-        }
-        if (d === ',') {
-          this.i++;
-          continue;
-        }
-        const before = this.i;
-        // Keys inside arrays are not addressable by a plain key path: never recorded.
-        this.value(path, false);
-        if (this.i === before) this.i++;
-      }
-    } else if (c === '{') {
-      this.i++;
-      for (;;) {
-        this.skipBlank(true);
-        if (this.i >= s.length) return;
-        const d = s[this.i];
-        if (d === '}') {
-          this.i++;
-          return;
-        }
-        if (d === ',') {
-          this.i++;
-          continue;
-        }
-        const before = this.i;
-        this.keyValue(path, true, record);
-        if (this.i === before) this.i++;
-      }
-    } else {
-      const start = this.i;
-      while (this.i < s.length && !/[\s,\]}#]/.test(s[this.i] ?? '')) this.i++;
-      // A date-time may be written with a space between date and time.
-      if (
-        DATE_ONLY.test(s.slice(start, this.i)) &&
-        s[this.i] === ' ' &&
-        /\d/.test(s[this.i + 1] ?? '')
-      ) {
-        this.i++;
-        while (this.i < s.length && !/[\s,\]}#]/.test(s[this.i] ?? '')) this.i++;
-      }
-    }
-  }
-
-  /** Reads a `"…"` or `"""…"""` string starting at the cursor; returns its (unescaped) value. */
-  private basicString(): string {
-    const s = this.s;
-    if (s.startsWith('"""', this.i)) {
-      this.i += 3;
-      while (this.i < s.length) {
-        if (s[this.i] === '\\') {
-          this.i += 2;
-        } else if (s.startsWith('"""', this.i)) {
-          this.i += 3;
-          // Up to two extra quotes may end the content (`""""` / `"""""`).
-          for (let k = 0; k < 2 && s[this.i] === '"'; k++) this.i++;
-          return '';
-        } else {
-          this.i++;
-        }
-      }
-      return '';
-    }
-    this.i++;
-    const start = this.i;
-    while (this.i < s.length && s[this.i] !== '"' && s[this.i] !== '\n') {
-      if (s[this.i] === '\\') this.i++;
-      this.i++;
-    }
-    const raw = s.slice(start, this.i);
-    if (s[this.i] === '"') this.i++;
-    return unescapeBasic(raw);
-  }
-
-  /** Reads a `'…'` or `'''…'''` string starting at the cursor; returns its value. */
-  private literalString(): string {
-    const s = this.s;
-    if (s.startsWith("'''", this.i)) {
-      const end = s.indexOf("'''", this.i + 3);
-      this.i = end < 0 ? s.length : end + 3;
-      for (let k = 0; k < 2 && s[this.i] === "'"; k++) this.i++;
-      return '';
-    }
-    this.i++;
-    const start = this.i;
-    while (this.i < s.length && s[this.i] !== "'" && s[this.i] !== '\n') this.i++;
-    const value = s.slice(start, this.i);
-    if (s[this.i] === "'") this.i++;
-    return value;
-  }
-}
-
-function unescapeBasic(raw: string): string {
-  return raw.replace(
-    /\\(u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|x[0-9A-Fa-f]{2}|.)/g,
-    (_m, e: string): string => {
-      switch (e[0]) {
-        case 'b':
-          return '\b';
-        case 't':
-          return '\t';
-        case 'n':
-          return '\n';
-        case 'f':
-          return '\f';
-        case 'r':
-          return '\r';
-        case 'e':
-          return '\u001b';
-        case 'u':
-        case 'U':
-        case 'x':
-          return String.fromCodePoint(parseInt(e.slice(1), 16));
-        default:
-          return e;
-      }
-    },
-  );
-}
-
-/** Scans the document once: headers, key segments and comments with their positions. */
+/**
+ * Scans the document once: headers, key segments and comments with their positions. Throws when
+ * the text is not TOML (callers scan only text smol-toml has accepted).
+ */
 export function scanToml(text: string): TomlScan {
-  const scanner = new Scanner(text);
-  scanner.run();
+  // A byte-order mark is allowed (smol-toml skips it) but not part of the syntax tree.
+  const bom = text.startsWith('\uFEFF') ? 1 : 0;
+  const ast = parseTOML(bom ? text.slice(1) : text, { tomlVersion: '1.1' });
+  const lineStarts = computeLineStarts(text);
+  const entries: TomlEntry[] = [];
+  const push = (kind: TomlEntry['kind'], path: string[], offset: number, inline: boolean) => {
+    const pos = positionAt(lineStarts, offset + bom);
+    entries.push({ kind, path, offset: offset + bom, line: pos.line, column: pos.column, inline });
+  };
+  // Keys inside arrays are not addressable by a plain key path: never recorded.
+  const keyValue = (kv: AST.TOMLKeyValue, prefix: readonly string[], inline: boolean) => {
+    const path = [...prefix];
+    for (const segment of kv.key.keys) {
+      path.push(keyName(segment));
+      push('key', [...path], segment.range[0], inline);
+    }
+    if (kv.value.type === 'TOMLInlineTable') {
+      for (const inner of kv.value.body) keyValue(inner, path, true);
+    }
+  };
+  for (const node of ast.body[0].body) {
+    if (node.type === 'TOMLTable') {
+      const path = node.key.keys.map(keyName);
+      push(node.kind === 'array' ? 'arrayTable' : 'table', path, node.range[0], false);
+      for (const kv of node.body) keyValue(kv, path, false);
+    } else {
+      keyValue(node, [], false);
+    }
+  }
   return {
-    entries: scanner.entries,
-    commentOffsets: scanner.commentOffsets,
-    lineStarts: scanner.lineStarts,
+    entries,
+    commentOffsets: new Set(ast.comments.map((c) => c.range[0] + bom)),
+    lineStarts,
   };
 }
 
@@ -349,7 +124,13 @@ export type Locator = (path: KeyPath) => SourcePosition;
  * through sub-tables); else the nearest enclosing path that is written; else 1:1.
  */
 export function createLocator(text: string): Locator {
-  const { entries } = scanToml(text);
+  let entries: readonly TomlEntry[];
+  try {
+    entries = scanToml(text).entries;
+  } catch {
+    // Not TOML the position scanner reads: every path is reported at 1:1.
+    entries = [];
+  }
   return (keyPath) => {
     const path: string[] = [];
     for (const segment of keyPath) {
