@@ -10,10 +10,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { LineFramer, Listeners } from '@mcprt/base';
+import { LineFramer } from '@mcprt/base';
 
-import { parseJsonLine } from './jsonLine.js';
-import type { ClientTransport, Unsubscribe } from './transport.js';
+import { TransportBase } from './transportBase.js';
 
 export interface StdioTransportOptions {
   /**
@@ -64,23 +63,14 @@ function describeExit(code: number | null, signal: NodeJS.Signals | null): strin
 }
 
 /** JSONL over a spawned process's stdio. Call `start()` before sending. */
-export class StdioTransport implements ClientTransport {
+export class StdioTransport extends TransportBase {
   readonly #options: StdioTransportOptions;
-  readonly #messages = new Listeners<[unknown]>();
-  readonly #closeListeners = new Listeners<[Error | undefined]>();
-  readonly #errors = new Listeners<[Error]>();
   readonly #stderrTail: string[] = [];
   #child: ChildProcessWithoutNullStreams | undefined;
-  #state: 'new' | 'open' | 'closing' | 'closed' = 'new';
-  #closeError: Error | undefined;
-  readonly #closed: Promise<void>;
-  #markClosed!: () => void;
 
   constructor(options: StdioTransportOptions = {}) {
+    super();
     this.#options = options;
-    this.#closed = new Promise((resolve) => {
-      this.#markClosed = resolve;
-    });
   }
 
   /** Process id of the child once started. */
@@ -90,7 +80,7 @@ export class StdioTransport implements ClientTransport {
 
   /** Spawn the child; rejects if it cannot be started (e.g. the command does not exist). */
   async start(): Promise<void> {
-    if (this.#state !== 'new') throw new Error('StdioTransport.start() may only be called once');
+    if (this.state !== 'new') throw new Error('StdioTransport.start() may only be called once');
     const { command, args } = this.#commandLine();
     const { env, cwd } = this.#options;
     const child = spawn(command, args, {
@@ -100,7 +90,7 @@ export class StdioTransport implements ClientTransport {
       ...(cwd !== undefined ? { cwd } : {}),
     });
     this.#child = child;
-    this.#state = 'open';
+    this.state = 'open';
     this.#wire(child);
     await new Promise<void>((resolve, reject) => {
       const onSpawn = (): void => {
@@ -117,34 +107,19 @@ export class StdioTransport implements ClientTransport {
   }
 
   send(message: object): void {
-    const child = this.#child;
-    if (this.#state !== 'open' || child === undefined) {
-      throw new Error(`cannot send: the app-server transport is ${this.#state}`);
-    }
-    child.stdin.write(`${JSON.stringify(message)}\n`);
-  }
-
-  onMessage(handler: (message: unknown) => void): Unsubscribe {
-    return this.#messages.add(handler);
-  }
-
-  onClose(handler: (error?: Error) => void): Unsubscribe {
-    return this.#closeListeners.add(handler);
-  }
-
-  onError(handler: (error: Error) => void): Unsubscribe {
-    return this.#errors.add(handler);
+    this.assertOpen();
+    this.#child?.stdin.write(`${JSON.stringify(message)}\n`);
   }
 
   /** End stdin, SIGTERM the child, SIGKILL it after `killTimeoutMs`; resolves once it is gone. */
   async close(): Promise<void> {
     const child = this.#child;
-    if (this.#state === 'new' || child === undefined) {
-      this.#finish(undefined);
-      return this.#closed;
+    if (this.state === 'new' || child === undefined) {
+      this.finish(undefined);
+      return this.ended;
     }
-    if (this.#state === 'open') {
-      this.#state = 'closing';
+    if (this.state === 'open') {
+      this.state = 'closing';
       child.stdin.end();
       child.kill('SIGTERM');
       const timer = setTimeout(
@@ -152,9 +127,9 @@ export class StdioTransport implements ClientTransport {
         this.#options.killTimeoutMs ?? DEFAULT_KILL_TIMEOUT_MS,
       );
       timer.unref();
-      void this.#closed.then(() => clearTimeout(timer));
+      void this.ended.then(() => clearTimeout(timer));
     }
-    return this.#closed;
+    return this.ended;
   }
 
   #commandLine(): { command: string; args: readonly string[] } {
@@ -174,11 +149,9 @@ export class StdioTransport implements ClientTransport {
 
   #wire(child: ChildProcessWithoutNullStreams): void {
     const stdout = new LineFramer({
-      onLine: (line) => this.#onLine(line),
+      onLine: (line) => this.receive(line),
       onOverflow: (bytes) =>
-        this.#errors.emit(
-          new Error(`app-server sent a line of ${bytes} bytes or more; dropped it`),
-        ),
+        this.errors.emit(new Error(`app-server sent a line of ${bytes} bytes or more; dropped it`)),
       ...(this.#options.maxLineBytes !== undefined
         ? { maxLineBytes: this.#options.maxLineBytes }
         : {}),
@@ -196,24 +169,13 @@ export class StdioTransport implements ClientTransport {
     child.stdin.on('error', () => {});
     child.on('error', (error) => {
       // Spawn failures never produce 'close'; later errors (a failed kill) are left to 'close'.
-      if (child.pid === undefined) this.#finish(error);
+      if (child.pid === undefined) this.finish(error);
     });
     child.on('close', (code, signal) => {
-      if (this.#state === 'closing') return this.#finish(undefined);
+      if (this.state === 'closing') return this.finish(undefined);
       const tail = this.#stderrTail.length > 0 ? `; stderr:\n${this.#stderrTail.join('\n')}` : '';
-      this.#finish(new Error(`app-server process ${describeExit(code, signal)}${tail}`));
+      this.finish(new Error(`app-server process ${describeExit(code, signal)}${tail}`));
     });
-  }
-
-  #onLine(line: string): void {
-    let message: unknown;
-    try {
-      message = parseJsonLine(line, 'app-server');
-    } catch (error) {
-      this.#errors.emit(error as Error);
-      return;
-    }
-    if (message !== undefined) this.#messages.emit(message);
   }
 
   #onStderrLine(line: string): void {
@@ -222,19 +184,5 @@ export class StdioTransport implements ClientTransport {
     );
     if (this.#stderrTail.length > STDERR_TAIL_LINES) this.#stderrTail.shift();
     this.#options.onStderr?.(line);
-  }
-
-  #finish(error: Error | undefined): void {
-    if (this.#state === 'closed') return;
-    this.#state = 'closed';
-    this.#closeError = error;
-    this.#closeListeners.emit(error);
-    this.#closeListeners.clear();
-    this.#markClosed();
-  }
-
-  /** Why the transport closed, if it closed on its own. */
-  get closeError(): Error | undefined {
-    return this.#closeError;
   }
 }

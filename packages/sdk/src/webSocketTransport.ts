@@ -6,11 +6,10 @@
 
 import type { ClientRequest, IncomingMessage } from 'node:http';
 
-import { DEFAULT_MAX_LINE_BYTES, Listeners } from '@mcprt/base';
+import { DEFAULT_MAX_LINE_BYTES } from '@mcprt/base';
 import WebSocket from 'ws';
 
-import { parseJsonLine } from './jsonLine.js';
-import type { ClientTransport, Unsubscribe } from './transport.js';
+import { TransportBase } from './transportBase.js';
 
 export interface WebSocketTransportOptions {
   /** Bearer token sent as `Authorization: Bearer <token>`; omitted when undefined. */
@@ -60,28 +59,20 @@ function readBodyPreview(res: IncomingMessage): Promise<string> {
 }
 
 /** JSON-RPC over a WebSocket. Call `connect()` before sending. */
-export class WebSocketTransport implements ClientTransport {
+export class WebSocketTransport extends TransportBase {
   readonly #url: string;
   readonly #options: WebSocketTransportOptions;
-  readonly #messages = new Listeners<[unknown]>();
-  readonly #closeListeners = new Listeners<[Error | undefined]>();
-  readonly #errors = new Listeners<[Error]>();
   #socket: WebSocket | undefined;
-  #state: 'new' | 'connecting' | 'open' | 'closing' | 'closed' = 'new';
   #lastError: Error | undefined;
   /** Set when the server answered the upgrade with a plain HTTP response. */
   #refusal: Error | undefined;
   /** Settles `connect()`; cleared once the socket is open or gone. */
   #connecting: { resolve: () => void; reject: (error: Error) => void } | undefined;
-  readonly #closed: Promise<void>;
-  #markClosed!: () => void;
 
   constructor(url: string, options: WebSocketTransportOptions = {}) {
+    super();
     this.#url = url;
     this.#options = options;
-    this.#closed = new Promise((resolve) => {
-      this.#markClosed = resolve;
-    });
   }
 
   /**
@@ -89,10 +80,10 @@ export class WebSocketTransport implements ClientTransport {
    * upgrade (e.g. `HTTP 401` for a missing or wrong token), or the network error otherwise.
    */
   async connect(): Promise<void> {
-    if (this.#state !== 'new') {
+    if (this.state !== 'new') {
       throw new Error('WebSocketTransport.connect() may only be called once');
     }
-    this.#state = 'connecting';
+    this.state = 'connecting';
     const { token } = this.#options;
     const socket = new WebSocket(this.#url, {
       handshakeTimeout: this.#options.handshakeTimeoutMs ?? 10_000,
@@ -108,41 +99,26 @@ export class WebSocketTransport implements ClientTransport {
   }
 
   send(message: object): void {
-    const socket = this.#socket;
-    if (this.#state !== 'open' || socket === undefined) {
-      throw new Error(`cannot send: the app-server transport is ${this.#state}`);
-    }
-    socket.send(JSON.stringify(message));
-  }
-
-  onMessage(handler: (message: unknown) => void): Unsubscribe {
-    return this.#messages.add(handler);
-  }
-
-  onClose(handler: (error?: Error) => void): Unsubscribe {
-    return this.#closeListeners.add(handler);
-  }
-
-  onError(handler: (error: Error) => void): Unsubscribe {
-    return this.#errors.add(handler);
+    this.assertOpen();
+    this.#socket?.send(JSON.stringify(message));
   }
 
   /** Send a normal close frame; drop the socket if the peer does not answer in time. */
   async close(): Promise<void> {
     const socket = this.#socket;
     if (socket === undefined) {
-      this.#finish(undefined);
-      return this.#closed;
+      this.finish(undefined);
+      return this.ended;
     }
-    if (this.#state === 'open' || this.#state === 'connecting') {
-      this.#state = 'closing';
+    if (this.state === 'open' || this.state === 'connecting') {
+      this.state = 'closing';
       if (socket.readyState === WebSocket.OPEN) socket.close(1000, 'client closed');
       else socket.terminate();
       const timer = setTimeout(() => socket.terminate(), this.#options.closeTimeoutMs ?? 2000);
       timer.unref();
-      void this.#closed.then(() => clearTimeout(timer));
+      void this.ended.then(() => clearTimeout(timer));
     }
-    return this.#closed;
+    return this.ended;
   }
 
   #wire(socket: WebSocket): void {
@@ -151,7 +127,7 @@ export class WebSocketTransport implements ClientTransport {
       this.#lastError = error;
     });
     socket.once('open', () => {
-      this.#state = 'open';
+      this.state = 'open';
       this.#connecting?.resolve();
       this.#connecting = undefined;
     });
@@ -167,20 +143,17 @@ export class WebSocketTransport implements ClientTransport {
     });
     socket.on('message', (data, isBinary) => {
       if (isBinary) {
-        this.#errors.emit(new Error('app-server sent a binary WebSocket frame; ignored it'));
+        this.errors.emit(new Error('app-server sent a binary WebSocket frame; ignored it'));
         return;
       }
-      const text = (
-        Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data)
-      ).toString('utf8');
-      let message: unknown;
-      try {
-        message = parseJsonLine(text, 'app-server');
-      } catch (error) {
-        this.#errors.emit(error as Error);
-        return;
-      }
-      if (message !== undefined) this.#messages.emit(message);
+      this.receive(
+        (Array.isArray(data)
+          ? Buffer.concat(data)
+          : Buffer.isBuffer(data)
+            ? data
+            : Buffer.from(data)
+        ).toString('utf8'),
+      );
     });
     socket.on('close', (code, reason) => {
       const connecting = this.#connecting;
@@ -193,24 +166,16 @@ export class WebSocketTransport implements ClientTransport {
             { cause: this.#lastError },
           );
         connecting.reject(error);
-        return this.#finish(error);
+        return this.finish(error);
       }
-      if (this.#state === 'closing') return this.#finish(undefined);
+      if (this.state === 'closing') return this.finish(undefined);
       const text = reason.toString('utf8');
-      this.#finish(
+      this.finish(
         new Error(
           `WebSocket connection closed by the app-server (code ${code}${text ? `: ${text}` : ''})`,
           { cause: this.#lastError },
         ),
       );
     });
-  }
-
-  #finish(error: Error | undefined): void {
-    if (this.#state === 'closed') return;
-    this.#state = 'closed';
-    this.#closeListeners.emit(error);
-    this.#closeListeners.clear();
-    this.#markClosed();
   }
 }

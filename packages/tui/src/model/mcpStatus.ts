@@ -8,6 +8,7 @@
  */
 
 import { scopeLabel } from '@mcprt/base';
+import type { McpServerConnectionStatus } from '@mcprt/protocol';
 
 export type StatusLabel =
   | 'connected'
@@ -19,15 +20,8 @@ export type StatusLabel =
   | 'cancelled'
   | 'unknown';
 
-/** A registration's connection state, as both the runtime and the wire name it. */
-export type ConnectionState =
-  | 'notStarted'
-  | 'starting'
-  | 'connected'
-  | 'authenticationRequired'
-  | 'failed'
-  | 'cancelled'
-  | 'disabled';
+/** A registration's connection state, as both the wire and the runtime name it. */
+export type ConnectionState = McpServerConnectionStatus;
 
 const CONNECTION_LABELS: Record<ConnectionState, StatusLabel> = {
   notStarted: 'not started',
