@@ -1,6 +1,6 @@
 /**
  * `@mcprt/base`: primitives the runtime, the app-server, the SDK and the front ends share, each
- * written once (docs/adr/0010-shared-primitives.md). No dependencies beyond Node itself; nothing
+ * written once (docs/adr/0015-shared-primitives.md). No dependencies beyond Node itself; nothing
  * MCP- or protocol-specific.
  */
 

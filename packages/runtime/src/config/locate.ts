@@ -3,7 +3,7 @@
  * so diagnostics can point at it, and the table headers, keys and comments the
  * comment-preserving editor needs. The positions come from `toml-eslint-parser`'s syntax tree
  * (every key, table and comment with its range); the values come from smol-toml, which has
- * parsed the text already (docs/adr/0011-toml-positions.md).
+ * parsed the text already (docs/adr/0016-toml-positions.md).
  */
 
 import { parseTOML } from 'toml-eslint-parser';

@@ -1,24 +1,17 @@
 /**
- * Files only this user may touch: the one writer of small secret files (a new file opened
- * exclusively with mode 0600 in the target's directory, synced, then renamed over the target — so
- * a symlink or hard link planted at the target is replaced, never written through) and the check
+ * Files only this user may touch: the writer of small secret files (`@mcprt/base`'s atomic write:
+ * a new file opened exclusively with mode 0600 in the target's directory, synced, then renamed
+ * over the target — so a symlink or hard link planted at the target is replaced, never written
+ * through) and the check
  * that a directory or secret file is private (owned by this user or root; not writable — and for
  * secret files not readable — by group or others). Errors are `UnsafePathError` with one
  * sentence a person can act on.
  */
 
-import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { mkdirSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+import { writeFileAtomicSync } from '@mcprt/base';
 
 export class UnsafePathError extends Error {
   readonly code = 'unsafe_path';
@@ -35,26 +28,8 @@ export class UnsafePathError extends Error {
  * symlink) beside it, synced, then renamed into place. The directory is created 0700 if missing.
  */
 export function writePrivateFileAtomic(file: string, text: string): void {
-  const dir = dirname(file);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const temp = join(dir, `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
-  let fd: number | null = null;
-  try {
-    fd = openSync(temp, 'wx', 0o600);
-    writeSync(fd, text);
-    fsyncSync(fd);
-    closeSync(fd);
-    fd = null;
-    renameSync(temp, file);
-  } catch (error) {
-    if (fd !== null) closeSync(fd);
-    try {
-      unlinkSync(temp);
-    } catch {
-      // not created, or already renamed
-    }
-    throw error;
-  }
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  writeFileAtomicSync(file, text, { mode: 0o600 });
 }
 
 export interface PrivatePathOptions {
