@@ -167,12 +167,9 @@ export class SessionCalls {
   }
 
   async readResource(request: ResourceReadRequest): Promise<ReadResourceResult> {
-    const { reg, connection } = await this.ctx.router.live(request.server, request.environmentId);
+    const { reg, connection, limits } = await this.target(request);
     try {
-      return await connection.readResource(request.uri, {
-        timeoutMs: (reg.config ?? connection.config).toolTimeoutMs,
-        signal: request.signal,
-      });
+      return await connection.readResource(request.uri, limits);
     } catch (error) {
       throw requestFailed('resources/read', reg.label, error, false);
     }
@@ -180,12 +177,9 @@ export class SessionCalls {
 
   /** `prompts/get` on one registration (the usual routing); the result is returned unchanged. */
   async getPrompt(request: PromptRequest): Promise<GetPromptResult> {
-    const { reg, connection } = await this.ctx.router.live(request.server, request.environmentId);
+    const { reg, connection, limits } = await this.target(request);
     try {
-      return await connection.getPrompt(request.name, request.arguments, {
-        timeoutMs: (reg.config ?? connection.config).toolTimeoutMs,
-        signal: request.signal,
-      });
+      return await connection.getPrompt(request.name, request.arguments, limits);
     } catch (error) {
       throw requestFailed('prompts/get', reg.label, error, false);
     }
@@ -193,22 +187,29 @@ export class SessionCalls {
 
   /** SEP-2640 skills of one registration, listed without reading any file (docs/skills.md). */
   async listSkills(request: SkillListRequest): Promise<SkillListing> {
-    const { reg, connection } = await this.ctx.router.live(request.server, request.environmentId);
-    const timeoutMs = (reg.config ?? connection.config).toolTimeoutMs;
-    return connection.skills.list({
-      timeoutMs,
-      ...(request.signal ? { signal: request.signal } : {}),
-    });
+    const { connection, limits } = await this.target(request);
+    return connection.skills.list(limits);
   }
 
   /** One file of a listed skill (default `SKILL.md`), read now and verified against the entry. */
   async readSkillFile(request: SkillFileRequest): Promise<SkillFile> {
+    const { connection, limits } = await this.target(request);
+    return connection.skills.read(request.skill, request.path, limits);
+  }
+
+  /**
+   * The live registration a request reaches, and the bounds every request to it gets: its
+   * current `tool_timeout_sec` and the caller's signal.
+   */
+  private async target(request: {
+    readonly server: string;
+    readonly environmentId?: string | null;
+    readonly signal?: AbortSignal;
+  }) {
     const { reg, connection } = await this.ctx.router.live(request.server, request.environmentId);
     const timeoutMs = (reg.config ?? connection.config).toolTimeoutMs;
-    return connection.skills.read(request.skill, request.path, {
-      timeoutMs,
-      ...(request.signal ? { signal: request.signal } : {}),
-    });
+    const signal = request.signal;
+    return { reg, connection, limits: { timeoutMs, ...(signal ? { signal } : {}) } };
   }
 
   /**
