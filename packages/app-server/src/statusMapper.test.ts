@@ -24,6 +24,7 @@ const status = (patch: Partial<ServerStatus> = {}): ServerStatus => ({
   httpOrigin: null,
   authStatus: 'unsupported',
   instructions: null,
+  protocolVersion: '2026-07-28',
   tools: [
     {
       name: 'search',

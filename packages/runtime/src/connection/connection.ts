@@ -123,6 +123,11 @@ export class ServerConnection {
     return this.client.getInstructions();
   }
 
+  /** The protocol revision negotiated at connect (undefined before). */
+  get protocolVersion(): string | undefined {
+    return this.client.getNegotiatedProtocolVersion();
+  }
+
   get tools(): readonly ToolDefinition[] {
     return this.inventory.tools;
   }

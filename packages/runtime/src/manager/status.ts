@@ -74,6 +74,11 @@ export interface ServerStatus {
   /** How the server authenticates: config, stored OAuth credentials, the connection's answer. */
   readonly authStatus: 'unsupported' | 'bearerToken' | 'notLoggedIn' | 'oAuth' | 'unknown';
   readonly instructions: string | null;
+  /**
+   * The MCP protocol revision negotiated with the server (`2026-07-28` after `server/discover`,
+   * `2025-11-25` and older after `initialize`); null until connected.
+   */
+  readonly protocolVersion: string | null;
   readonly tools: readonly StatusTool[];
   readonly resources: readonly StatusResource[];
   readonly resourceTemplates: readonly StatusResourceTemplate[];

@@ -63,6 +63,7 @@ export function collectStatus(
       ? auth.authStatus(config, status.connectionStatus === 'authenticationRequired')
       : authStatus(config),
     instructions: connection?.instructions ?? null,
+    protocolVersion: connection?.protocolVersion ?? null,
     tools: tools.map((t) => ({
       name: t.tool.name,
       modelName: t.modelName,
