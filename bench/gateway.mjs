@@ -1,0 +1,254 @@
+#!/usr/bin/env node
+// `npm run bench:gateway [-- --runs N] [--warmup 50,2000] [--fixtures raw,sdk] [--quick]
+// [--out FILE]`: the gateway's call latency (issue 18: `mcprt serve` call p50 ≤ 2.5× the raw SDK
+// direct) against the floors it is read against, interleaved in one run, each measurement in a
+// fresh process: the raw SDK client direct to the server (one process hop), the same client
+// through a byte relay (two hops, no parsing), through a minimal SDK relay (two hops plus the
+// SDK's server and client), through `mcprt serve` with history off, with history on, and with a
+// 2026-07-28 client. Prints medians and ratios per warm-up count; writes bench/results/gateway.json.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { performance } from 'node:perf_hooks';
+
+import { DEFAULT_CALLS } from './lib/calls.mjs';
+import { writeHome } from './lib/homes.mjs';
+import { BENCH_DIR, SCRATCH_PARENT } from './lib/paths.mjs';
+import { runPeer } from './lib/runPeer.mjs';
+import { median, round } from './lib/stats.mjs';
+
+const TARGETS = {
+  sdk: { label: 'raw SDK direct', peer: 'sdk' },
+  pipe: { label: 'byte relay', peer: 'gateway', via: 'relay-pipe' },
+  relay: { label: 'SDK relay', peer: 'gateway', via: 'relay-sdk' },
+  gwnh: { label: 'serve, no history', peer: 'gateway', history: false },
+  gw: { label: 'mcprt serve', peer: 'gateway' },
+  gw26: { label: 'serve, 2026', peer: 'gateway', era: '2026' },
+};
+const LIMIT = 2.5;
+
+function parseArgs(argv) {
+  const opts = { runs: 3, warmups: [50, 2000], fixtures: ['raw', 'sdk'], calls: DEFAULT_CALLS };
+  opts.out = join(BENCH_DIR, 'results', 'gateway.json');
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${a} needs a value`);
+      return v;
+    };
+    if (a === '--runs') opts.runs = Number(value());
+    else if (a === '--warmup') opts.warmups = value().split(',').map(Number);
+    else if (a === '--fixtures') opts.fixtures = value().split(',');
+    else if (a === '--out') opts.out = value();
+    else if (a === '--quick') {
+      opts.runs = 1;
+      opts.warmups = [50];
+      opts.calls = { ...DEFAULT_CALLS, sequential: 200, concurrent: 400 };
+    } else if (a === '--help' || a === '-h') {
+      const header = readFileSync(new URL(import.meta.url), 'utf8')
+        .split('\n')
+        .slice(1, 8);
+      console.log(header.map((line) => line.replace(/^\/\/ ?/, '')).join('\n'));
+      process.exit(0);
+    } else throw new Error(`unknown option ${a} (see --help)`);
+  }
+  for (const w of opts.warmups)
+    if (!Number.isInteger(w) || w < 0) throw new Error(`bad --warmup ${w}`);
+  for (const f of opts.fixtures)
+    if (f !== 'raw' && f !== 'sdk') throw new Error(`bad fixture ${f}`);
+  if (!Number.isInteger(opts.runs) || opts.runs < 1) throw new Error(`bad --runs ${opts.runs}`);
+  return opts;
+}
+
+const log = (line) => process.stderr.write(`${line}\n`);
+const fmt = (v, d = 2) => (v === null || v === undefined ? '—' : v.toFixed(d));
+
+function table(rows) {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
+  return rows
+    .map((r) =>
+      r
+        .map((cell, c) =>
+          c === 0 ? String(cell).padEnd(widths[c]) : String(cell).padStart(widths[c]),
+        )
+        .join('  '),
+    )
+    .join('\n');
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  const began = performance.now();
+  const loadAtStart = loadavg().map((x) => round(x));
+  const scratch = mkdtempSync(join(SCRATCH_PARENT, 'mcprt-bench-gw-'));
+  const names = Object.keys(TARGETS);
+  const records = [];
+  log(
+    `mcprt gateway bench: ${opts.runs} run(s), warm-up ${opts.warmups.join(' and ')} calls; scratch ${scratch}`,
+  );
+  for (let run = 1; run <= opts.runs; run++) {
+    for (const warmup of opts.warmups) {
+      for (const fixture of opts.fixtures) {
+        // Rotate the order from run to run, so no target is always first after a pause.
+        const order = names.map((_, i) => names[(i + run) % names.length]);
+        for (const target of order) {
+          const spec = TARGETS[target];
+          const home = join(scratch, `${target}-${fixture}`);
+          const pidLog = `${home}.pids`;
+          mkdirSync(home, { recursive: true });
+          writeHome(home, {
+            kind: 'mcprt',
+            n: 1,
+            fixture,
+            pidLog,
+            history: spec.history !== false,
+          });
+          const calls = { ...opts.calls, warmup };
+          const result = await runPeer(spec.peer, {
+            n: 1,
+            fixture,
+            pidLog,
+            mode: 'latency',
+            calls,
+            home,
+            ...(spec.via ? { via: spec.via } : {}),
+            ...(spec.era ? { era: spec.era } : {}),
+          });
+          const r = { run, warmup, fixture, target, ...result };
+          records.push(r);
+          log(
+            `  warm-up ${warmup} ${fixture} ${spec.label.padEnd(17)} run ${run}: ${r.error ? `FAILED: ${r.error.slice(0, 300)}` : `p50 ${r.seqP50Ms.toFixed(3)} ms, ${Math.round(r.throughput)}/s`}`,
+          );
+        }
+      }
+    }
+  }
+  rmSync(scratch, { recursive: true, force: true });
+
+  const summary = {};
+  const verdicts = [];
+  const out = [];
+  for (const warmup of opts.warmups) {
+    for (const fixture of opts.fixtures) {
+      const of = (target) =>
+        records.filter(
+          (r) => !r.error && r.warmup === warmup && r.fixture === fixture && r.target === target,
+        );
+      const med = (target, key) => median(of(target).map((r) => r[key]));
+      const sdk = med('sdk', 'seqP50Ms');
+      const cell = ((summary[`${warmup}`] ??= {})[fixture] = {});
+      const rows = [
+        [
+          `${fixture === 'raw' ? 'dependency-free' : 'SDK'} server, ${warmup} warm-up calls`,
+          'p50 (ms)',
+          'p99 (ms)',
+          'calls/s, 16 in flight',
+          '× raw SDK (p50)',
+          'per-run ×',
+          '+ ms per call',
+        ],
+      ];
+      for (const target of names) {
+        const p50 = med(target, 'seqP50Ms');
+        const perRun = of(target).map((r) => {
+          const base = records.find(
+            (b) =>
+              !b.error &&
+              b.target === 'sdk' &&
+              b.run === r.run &&
+              b.warmup === warmup &&
+              b.fixture === fixture,
+          );
+          return base ? r.seqP50Ms / base.seqP50Ms : null;
+        });
+        const ratio = p50 !== null && sdk ? p50 / sdk : null;
+        cell[target] = {
+          runs: of(target).length,
+          seqP50Ms: round(p50, 3),
+          seqP99Ms: round(med(target, 'seqP99Ms'), 3),
+          throughput: round(med(target, 'throughput'), 0),
+          ratio: round(ratio),
+          perRun: perRun.map((x) => round(x)),
+          addedMs: p50 !== null && sdk !== null ? round(p50 - sdk, 3) : null,
+        };
+        rows.push([
+          TARGETS[target].label,
+          fmt(p50, 3),
+          fmt(med(target, 'seqP99Ms'), 3),
+          fmt(med(target, 'throughput'), 0),
+          fmt(ratio),
+          perRun.map((x) => fmt(x)).join(' '),
+          p50 !== null && sdk !== null ? fmt(p50 - sdk, 3) : '—',
+        ]);
+        if (target === 'gw' || target === 'gw26') {
+          verdicts.push({
+            warmup,
+            fixture,
+            target,
+            ratio: round(ratio),
+            limit: LIMIT,
+            met: ratio !== null && ratio <= LIMIT,
+          });
+        }
+      }
+      out.push(table(rows));
+    }
+  }
+  const durationSec = Math.round((performance.now() - began) / 1000);
+  console.log(
+    `\nmcprt gateway bench — ${cpus().length} cores, Node ${process.version}, load ${loadAtStart.join(' ')} at start; ${durationSec} s\n`,
+  );
+  console.log(out.join('\n\n'));
+  console.log('\nTarget (issue 18): gateway call p50 ≤ 2.5× raw SDK direct');
+  console.log(
+    table([
+      ['warm-up', 'server', 'client', 'measured', 'limit', 'verdict'],
+      ...verdicts.map((v) => [
+        String(v.warmup),
+        v.fixture === 'raw' ? 'dependency-free' : 'SDK',
+        v.target === 'gw26' ? '2026-07-28' : '2025-11-25',
+        fmt(v.ratio),
+        fmt(v.limit),
+        v.met ? 'met' : 'missed',
+      ]),
+    ]),
+  );
+  const failures = records.filter((r) => r.error);
+  const output = {
+    generatedAt: new Date().toISOString(),
+    durationSec,
+    machine: {
+      nproc: cpus().length,
+      node: process.version,
+      loadAverageAtStart: loadAtStart,
+      loadAverageAtEnd: loadavg().map((x) => round(x)),
+    },
+    options: { runs: opts.runs, warmups: opts.warmups, fixtures: opts.fixtures, calls: opts.calls },
+    targets: Object.fromEntries(names.map((t) => [t, TARGETS[t].label])),
+    summary,
+    verdicts,
+    records,
+  };
+  mkdirSync(dirname(opts.out), { recursive: true });
+  writeFileSync(opts.out, await formatJson(output, opts.out));
+  console.log(`\nresults: ${relative(process.cwd(), opts.out)}`);
+  if (failures.length > 0) process.exitCode = 1;
+}
+
+/** Prettier-formatted JSON (the repository's format check covers bench/results too). */
+async function formatJson(value, file) {
+  const text = `${JSON.stringify(value, null, 2)}\n`;
+  try {
+    const prettier = await import('prettier');
+    const config = (await prettier.resolveConfig(file)) ?? {};
+    return await prettier.format(text, { ...config, parser: 'json' });
+  } catch {
+    return text;
+  }
+}
+
+main().catch((error) => {
+  console.error(`gateway bench failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(2);
+});
