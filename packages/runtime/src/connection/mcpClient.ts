@@ -24,13 +24,23 @@ export interface ConnectionAuth {
 }
 
 /**
- * The SDK client of one connection: form and URL elicitation (form defaults applied), and the
- * protocol revision negotiated as `protocol_version` says (protocolVersion.ts).
+ * How many input-required rounds (2026-07-28) one request may take: each round is answered by
+ * the host (usually a person) before the request is sent again, so a server still asking after
+ * this many is looping, and the call fails (requestErrors.ts names the limit).
+ */
+export const MAX_INPUT_REQUIRED_ROUNDS = 10;
+
+/**
+ * The SDK client of one connection: form and URL elicitation (form defaults applied; on
+ * 2026-07-28 also the elicitations embedded in input-required results, answered through the same
+ * handler and bounded by {@link MAX_INPUT_REQUIRED_ROUNDS}), and the protocol revision
+ * negotiated as `protocol_version` says (protocolVersion.ts).
  */
 export function createClient(config: ServerConfig): Client {
   return new Client(CLIENT_INFO, {
     capabilities: { elicitation: { form: { applyDefaults: true }, url: {} } },
     versionNegotiation: versionNegotiation(config),
+    inputRequired: { maxRounds: MAX_INPUT_REQUIRED_ROUNDS },
   });
 }
 

@@ -3,10 +3,11 @@
  * runtime error, so nothing above `connection/` inspects the SDK's error shapes: the server's own
  * JSON-RPC error (its code, message and data, passed on to hosts), a streamable-HTTP session the
  * server no longer knows (404: re-initialize and retry), a connection that ended under the
- * request (with why it ended), or anything else (timeouts, cancellation) with its message.
+ * request (with why it ended), or anything else (timeouts, cancellation, a server still asking
+ * for input after the input-required round limit) with its message.
  */
 
-import { SdkHttpError } from '@modelcontextprotocol/client';
+import { SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 
 import type { ServerErrorInfo } from '../errors.js';
 
@@ -53,6 +54,11 @@ export function translateRequestError(
   if (kind === 'connection_closed') {
     const closeReason = connection.closeReason();
     return new McpRequestError(kind, message, { closeReason }, { cause: error });
+  }
+  if (error instanceof SdkError && error.code === SdkErrorCode.InputRequiredRoundsExceeded) {
+    const rounds = (error.data as { rounds?: unknown } | undefined)?.rounds;
+    const text = `the server still asked for input after ${String(rounds)} input-required rounds (the limit per request)`;
+    return new McpRequestError(kind, text, {}, { cause: error });
   }
   return new McpRequestError(kind, message, {}, { cause: error });
 }

@@ -8,7 +8,10 @@ import type { RegistrationScope } from '../scope.js';
 
 /** An `elicitation/create` from an MCP server, before the session attaches scope and thread. */
 export interface ServerElicitation {
-  /** The MCP server's JSON-RPC request id (unique per registration, not across them). */
+  /**
+   * The MCP server's JSON-RPC request id (2025: unique per connection); on 2026-07-28 the key of
+   * the input request inside the call's input-required result (unique within that round only).
+   */
   readonly requestId: string | number;
   readonly mode: 'form' | 'url';
   readonly message: string;

@@ -1,8 +1,10 @@
 /**
  * A session's elicitation relay: gives each server request its registration scope and the
- * thread, hands it to the host's handler, and keeps it in a pending table keyed by
- * `scope + request id` (so same-named servers in two environments can elicit at once without
- * crossing). No handler → decline at once. A request the server cancels (or whose connection
+ * thread, hands it to the host's handler, and keeps it in a pending table under a key of its own
+ * (never the server's request id: on 2026-07-28 that is the key of the input request inside one
+ * call's input-required result, so two concurrent calls of one server both ask as `answer`), so
+ * same-named servers in two environments and concurrent rounds of one server elicit at once
+ * without crossing. No handler → decline at once. A request the server cancels (or whose connection
  * goes away) is answered `cancel` and leaves the table.
  */
 
@@ -14,11 +16,11 @@ import type {
 } from '../elicitation/types.js';
 import { DECLINE } from '../elicitation/types.js';
 import type { RegistrationScope } from '../scope.js';
-import { scopeKey } from '../scope.js';
 
 export class ElicitationRelay {
   private handler: ElicitationHandler | null;
-  private readonly pending = new Map<string, ElicitationRequest>();
+  private readonly pending = new Map<number, ElicitationRequest>();
+  private nextKey = 0;
 
   constructor(
     private readonly threadId: string,
@@ -46,7 +48,7 @@ export class ElicitationRelay {
       serverName: scope.name,
       environmentId: scope.environmentId,
     };
-    const key = `${scopeKey(scope)}#${String(request.requestId)}`;
+    const key = this.nextKey++;
     this.pending.set(key, full);
     try {
       const cancelled = new Promise<ElicitationResponse>((resolve) =>
