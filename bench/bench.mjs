@@ -1,16 +1,17 @@
 #!/usr/bin/env node
-// `npm run bench [-- --vs-codex] [--runs N] [--lat-runs N] [--warmup N] [--quick] [--out FILE]
-// [--keep]`:
-// mcprt's library and app-server paths against a raw MCP SDK client (and, with --vs-codex,
-// Codex 0.171.0's app-server) over the same stdio servers, interleaved in one run, each
-// measurement in a fresh process. Prints medians, p99 and ratios, the issue's targets, and writes
-// bench/results/latest.json. See docs/performance.md.
+// `npm run bench [-- --vs-codex] [--runs N] [--lat-runs N] [--warmups 50,2000] [--targets LIST]
+// [--fixtures raw,sdk] [--quick] [--out FILE] [--keep]`:
+// mcprt's library, app-server and gateway paths against a raw MCP SDK client (and, with
+// --vs-codex, Codex 0.171.0's app-server) over the same stdio servers, interleaved in one run,
+// each measurement in a fresh process; tool calls at 50 and at 2,000 warm-up calls. Prints
+// medians, p99 and ratios, the issues' targets, and writes bench/results/latest.json. See
+// docs/performance.md.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
-import { DEFAULT_CALLS } from './lib/calls.mjs';
+import { DEFAULT_CALLS, WARMUPS } from './lib/calls.mjs';
 import { CodexUnavailableError, ensureCodex } from './lib/codex.mjs';
 import { writeHome } from './lib/homes.mjs';
 import { BENCH_DIR, CLI, REPO_ROOT, RUNTIME_DIST, SCRATCH_PARENT } from './lib/paths.mjs';
@@ -30,23 +31,44 @@ function parseArgs(argv) {
     if (a === '--vs-codex') opts.vsCodex = true;
     else if (a === '--runs') opts.runs = Number(value());
     else if (a === '--lat-runs') opts.latRuns = Number(value());
-    else if (a === '--warmup') opts.warmup = Number(value());
+    else if (a === '--warmup' || a === '--warmups') opts.warmups = numbers(a, value());
+    else if (a === '--targets') opts.only = value().split(',');
+    else if (a === '--fixtures') opts.fixtures = value().split(',');
     else if (a === '--quick') opts.quick = true;
     else if (a === '--keep') opts.keep = true;
     else if (a === '--out') opts.out = value();
     else if (a === '--help' || a === '-h') {
       const header = readFileSync(new URL(import.meta.url), 'utf8')
         .split('\n')
-        .slice(1, 7);
+        .slice(1, 8);
       console.log(header.map((line) => line.replace(/^\/\/ ?/, '')).join('\n'));
       process.exit(0);
     } else throw new Error(`unknown option ${a} (see --help)`);
   }
   if (opts.quick) {
-    opts.runs = 1;
-    opts.latRuns = 1;
+    opts.runs = argv.includes('--runs') ? opts.runs : 1;
+    opts.latRuns = argv.includes('--lat-runs') ? opts.latRuns : 1;
+  }
+  opts.warmups ??= opts.quick ? [WARMUPS[0], 200] : WARMUPS;
+  opts.fixtures ??= ['raw', 'sdk'];
+  if (opts.fixtures.some((f) => f !== 'raw' && f !== 'sdk')) {
+    throw new Error(`--fixtures: raw and/or sdk, got ${opts.fixtures.join(',')}`);
+  }
+  const unknown = (opts.only ?? []).filter((t) => !(t in TARGET_LABELS));
+  if (unknown.length > 0) {
+    throw new Error(
+      `--targets: unknown ${unknown.join(', ')} (known: ${Object.keys(TARGET_LABELS).join(', ')})`,
+    );
   }
   return opts;
+}
+
+function numbers(option, text) {
+  const list = text.split(',').map(Number);
+  if (list.some((n) => !Number.isInteger(n) || n < 0)) {
+    throw new Error(`${option} takes whole numbers separated by commas, got ${text}`);
+  }
+  return list;
 }
 
 const log = (line) => process.stderr.write(`${line}\n`);
@@ -93,14 +115,14 @@ async function main() {
       );
     }
   }
-  const targets = ['sdk', 'lib', 'app', ...(codex ? ['codex'] : [])];
-  const fixtures = ['raw', 'sdk'];
-  const calls = {
-    ...(opts.quick
-      ? { warmup: 20, sequential: 100, concurrent: 400, inflight: 16 }
-      : DEFAULT_CALLS),
-    ...(opts.warmup !== undefined ? { warmup: opts.warmup } : {}),
-  };
+  const wanted = (t) => opts.only === undefined || opts.only.includes(t);
+  const targets = ['sdk', 'lib', 'app', ...(codex ? ['codex'] : [])].filter(wanted);
+  const fixtures = opts.fixtures;
+  const { sequential, concurrent, inflight } = DEFAULT_CALLS;
+  const calls = opts.quick
+    ? { sequential: 100, concurrent: 400, inflight }
+    : { sequential, concurrent, inflight };
+  const warmups = opts.warmups;
   const scratch = mkdtempSync(join(SCRATCH_PARENT, 'mcprt-bench-'));
   const home = (target, fixture, n) => {
     const kind = target === 'codex' ? 'codex' : 'mcprt';
@@ -111,9 +133,9 @@ async function main() {
     return { dir, pidLog };
   };
 
-  const measure = async (kind, target, fixture, n, run, extra = {}) => {
+  const measure = async (kind, target, fixture, n, run, extra = {}, warmup = warmups[0]) => {
     const { dir, pidLog } = home(target, fixture, n);
-    const options = { n, fixture, pidLog, mode: kind, calls, ...extra };
+    const options = { n, fixture, pidLog, mode: kind, calls: { ...calls, warmup }, ...extra };
     let result;
     if (target === 'sdk') result = await runPeer('sdk', options);
     else if (target === 'lib' || target === 'libnh') {
@@ -134,7 +156,7 @@ async function main() {
       });
     }
     if (!result.error && result.startMs === undefined) result.startMs = result.readyMs;
-    return { kind, target, fixture, n, run, ...result };
+    return { kind, target, fixture, n, run, ...(kind === 'latency' ? { warmup } : {}), ...result };
   };
 
   const records = [];
@@ -143,9 +165,10 @@ async function main() {
     const what =
       r.kind === 'start'
         ? `${Math.round(r.startMs ?? NaN)} ms`
-        : `p50 ${r.seqP50Ms?.toFixed(3)} ms, ${Math.round(r.throughput ?? NaN)}/s`;
+        : `first 10 p50 ${r.first10P50Ms?.toFixed(3)} ms, p50 ${r.seqP50Ms?.toFixed(3)} ms, ${Math.round(r.throughput ?? NaN)}/s`;
+    const at = r.kind === 'latency' ? ` @${r.warmup}` : '';
     log(
-      `  ${r.kind} ${r.fixture} N=${r.n} ${TARGET_LABELS[r.target].padEnd(9)} run ${r.run}: ${r.error ? `FAILED: ${r.error.slice(0, 300)}` : what}`,
+      `  ${r.kind} ${r.fixture} N=${r.n} ${TARGET_LABELS[r.target].padEnd(9)}${at} run ${r.run}: ${r.error ? `FAILED: ${r.error.slice(0, 300)}` : what}`,
     );
   };
   // Rotate the order of targets from run to run, so none is always first after a pause.
@@ -153,7 +176,7 @@ async function main() {
   const rotated = (run) => rotate(targets, run);
   // Tool calls also run mcprt with history off (how much of its cost is the durable history), and
   // through `mcprt serve` (an MCP client → the gateway → the server), in both protocol eras.
-  const latencyTargets = [...targets, 'libnh', 'appnh', 'gw', 'gw26'];
+  const latencyTargets = [...targets, ...['libnh', 'appnh', 'gw', 'gw26'].filter(wanted)];
 
   log(
     `mcprt bench: ${targets.map((t) => TARGET_LABELS[t]).join(', ')}; ${opts.runs} start-up runs, ${opts.latRuns} latency runs; scratch ${scratch}`,
@@ -187,11 +210,15 @@ async function main() {
       }
     }
   }
+  // Every target at every warm-up count, each in a fresh process; the order of the warm-ups and
+  // of the targets rotates from run to run.
   for (let run = 1; run <= opts.latRuns; run++) {
     log(`tool calls, run ${run}/${opts.latRuns}`);
     for (const fixture of fixtures) {
-      for (const target of rotate(latencyTargets, run)) {
-        record(await measure('latency', target, fixture, 1, run));
+      for (const warmup of rotate(warmups, run)) {
+        for (const target of rotate(latencyTargets, run)) {
+          record(await measure('latency', target, fixture, 1, run, {}, warmup));
+        }
       }
     }
   }
@@ -199,8 +226,12 @@ async function main() {
   const inventory = await runPeer('inventory', {});
 
   const summary = aggregate(records, inventory);
-  const targetsMet = evaluateTargets(summary, fixtures);
-  const report = renderReport(summary, targetsMet, { fixtures, withCodex: codex !== null });
+  const targetsMet = evaluateTargets(summary, fixtures, warmups);
+  const report = renderReport(summary, targetsMet, {
+    fixtures,
+    warmups,
+    withCodex: codex !== null,
+  });
   const info = { ...machine(), loadAverageAtStart: loadAtStart };
   const durationSec = Math.round((performance.now() - began) / 1000);
   console.log(
@@ -213,7 +244,7 @@ async function main() {
     generatedAt: new Date().toISOString(),
     durationSec,
     machine: { ...info, loadAverageAtEnd: loadavg().map((x) => Math.round(x * 100) / 100) },
-    options: { ...opts, calls, out: undefined },
+    options: { ...opts, calls, warmups, out: undefined },
     versions: {
       mcprtRuntime: packageVersion(join(REPO_ROOT, 'packages', 'runtime')),
       sdkClient: packageVersion(join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'client')),

@@ -1,24 +1,46 @@
 #!/usr/bin/env node
 // Summarises V8 CPU profiles (`node --cpu-prof`): self time per function and per package/file,
 // the view used to find where a missed target's time goes (docs/performance.md).
-//   node bench/profile.mjs FILE.cpuprofile [--top N]
+//   node bench/profile.mjs FILE.cpuprofile [--top N] [--from FUNCTION]
+// --from counts only samples taken after the first one whose stack holds FUNCTION (e.g.
+// `--from callTool`: the call phase, without start-up and module loading). Idle time is left out
+// of the percentages (printed apart).
 import { readFileSync } from 'node:fs';
 
 const args = process.argv.slice(2);
-const file = args.find((a) => !a.startsWith('--'));
+const file = args.find((a, i) => !a.startsWith('--') && !['--top', '--from'].includes(args[i - 1]));
 const topAt = args.indexOf('--top');
 const top = topAt >= 0 ? Number(args[topAt + 1]) : 30;
-if (!file) {
-  console.error('usage: node bench/profile.mjs FILE.cpuprofile [--top N]');
+const fromAt = args.indexOf('--from');
+const from = fromAt >= 0 ? args[fromAt + 1] : undefined;
+if (!file || (fromAt >= 0 && !from)) {
+  console.error('usage: node bench/profile.mjs FILE.cpuprofile [--top N] [--from FUNCTION]');
   process.exit(2);
 }
 const profile = JSON.parse(readFileSync(file, 'utf8'));
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+const parentOf = new Map();
+for (const n of profile.nodes) for (const c of n.children ?? []) parentOf.set(c, n.id);
+const inStack = (id, name) => {
+  for (let at = id; at !== undefined; at = parentOf.get(at)) {
+    if (byId.get(at).callFrame.functionName === name) return true;
+  }
+  return false;
+};
 const selfUs = new Map();
 const deltas = profile.timeDeltas;
+let counting = from === undefined;
+let idleUs = 0;
 for (let i = 0; i < profile.samples.length; i++) {
   const id = profile.samples[i];
-  selfUs.set(id, (selfUs.get(id) ?? 0) + (deltas[i] ?? 0));
+  counting ||= inStack(id, from);
+  if (!counting) continue;
+  if (byId.get(id).callFrame.functionName === '(idle)') idleUs += deltas[i] ?? 0;
+  else selfUs.set(id, (selfUs.get(id) ?? 0) + (deltas[i] ?? 0));
+}
+if (!counting) {
+  console.error(`no sample has ${from} on its stack`);
+  process.exit(1);
 }
 const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
 const shortUrl = (url) =>
@@ -48,7 +70,9 @@ const sum = (keyOf) => {
   return [...out.entries()].sort((a, b) => b[1] - a[1]);
 };
 const pct = (us) => `${((us / total) * 100).toFixed(1).padStart(5)}%`;
-console.log(`${file}: ${(total / 1000).toFixed(0)} ms sampled`);
+console.log(
+  `${file}: ${(total / 1000).toFixed(0)} ms busy, ${(idleUs / 1000).toFixed(0)} ms idle${from ? ` (from the first ${from})` : ''}`,
+);
 console.log('\nby package / file (self time)');
 for (const [k, us] of sum(fileKey).slice(0, 15)) console.log(`${pct(us)}  ${k}`);
 console.log('\nby function (self time)');

@@ -58,8 +58,7 @@ runPeer(async ({ home, n, fixture, pidLog, mode, calls, era, via = 'serve' }) =>
   const result = { rssMb: peakRssMb() };
   if (mode === 'latency') {
     const callOnce = () => client.callTool({ name: tool, arguments: { message: 'hi' } });
-    checkEcho(await callOnce(), fixture);
-    Object.assign(result, await measureCalls(callOnce, calls));
+    Object.assign(result, await measureCalls(callOnce, calls, (r) => checkEcho(r, fixture)));
   }
   await client.close();
   return result;

@@ -23,8 +23,7 @@ runPeer(async ({ home, n, fixture, mode, calls }) => {
   if (mode === 'latency') {
     const callOnce = () =>
       session.callTool({ server: 's0', tool: 'echo', arguments: { message: 'hi' } });
-    checkEcho(await callOnce(), fixture);
-    Object.assign(result, await measureCalls(callOnce, calls));
+    Object.assign(result, await measureCalls(callOnce, calls, (r) => checkEcho(r, fixture)));
   }
   await runtime.close();
   return result;

@@ -139,8 +139,7 @@ runPeer(async ({ target, home, n, fixture, mode, pidLog, codexBin, calls, status
         arguments: { message: 'hi' },
       };
       const callOnce = () => rpc.request('mcpServer/tool/call', params);
-      checkEcho(await callOnce(), fixture);
-      Object.assign(result, await measureCalls(callOnce, calls));
+      Object.assign(result, await measureCalls(callOnce, calls, (r) => checkEcho(r, fixture)));
       result.rssAfterCallsMb = peakRssMb(rpc.pid);
     }
     return result;

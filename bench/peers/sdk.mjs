@@ -24,8 +24,7 @@ runPeer(async ({ n, fixture, pidLog, mode, calls }) => {
   if (mode === 'latency') {
     const client = clients[0];
     const callOnce = () => client.callTool({ name: 'echo', arguments: { message: 'hi' } });
-    checkEcho(await callOnce(), fixture);
-    Object.assign(result, await measureCalls(callOnce, calls));
+    Object.assign(result, await measureCalls(callOnce, calls, (r) => checkEcho(r, fixture)));
   }
   await Promise.all(clients.map((c) => c.close()));
   return result;
