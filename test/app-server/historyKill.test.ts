@@ -1,25 +1,24 @@
-// History durability across kill -9 with the batched writes (docs/performance.md): a call still
-// running when the app-server is killed is on disk as `inProgress`, and of several calls finishing
-// together (one transaction) every one that was answered is on disk as finished.
+// History durability across kill -9 (ADR 0009, ADR 0017): a call still running when the
+// app-server is killed is on disk as `inProgress`, and of several calls finishing together (one
+// journal write) every one that was answered is on disk as finished. What the killed process
+// left in its journal is what the next process on the home recovers into the database.
 import { join } from 'node:path';
 
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 
 import { echoServer, makeHome, text } from '../helpers/fixtures.js';
+import { journalFiles, recoveredHistory } from '../helpers/history.js';
 import { RawAppServer } from '../helpers/rpcClient.js';
 
 function rows(home: string) {
-  const db = new Database(join(home, 'history.sqlite'), { readonly: true });
-  try {
-    return db.prepare('SELECT tool, status, arguments FROM tool_calls ORDER BY seq').all() as {
-      tool: string;
-      status: string;
-      arguments: string;
-    }[];
-  } finally {
-    db.close();
-  }
+  expect(journalFiles(home)).toHaveLength(1); // the killed app-server's journal
+  const recovered = recoveredHistory<{ tool: string; status: string; arguments: string }>(
+    home,
+    'tool, status, arguments',
+  );
+  expect(journalFiles(home)).toEqual([]); // replayed, then deleted
+  return recovered;
 }
 
 async function startThread(home: string) {
@@ -86,5 +85,30 @@ describe('history across kill -9 of the app-server', () => {
     expect((reply.result as { isError?: boolean }).isError).toBe(true);
     await kill(server);
     expect(rows(home)).toEqual([{ tool: 'echo', status: 'failed', arguments: '{"message":42}' }]);
+  });
+
+  it('an app-server that ends normally ingests its journal into the database and deletes it', async () => {
+    const home = makeHome(echoServer('mcp_servers.e', 'e'));
+    const { server, threadId } = await startThread(home);
+    for (const message of ['one', 'two']) {
+      await server.request('mcpServer/tool/call', {
+        threadId,
+        server: 'e',
+        tool: 'echo',
+        arguments: { message },
+      });
+    }
+    expect(journalFiles(home)).toHaveLength(1);
+    expect(await server.close()).toBe(0);
+    expect(journalFiles(home)).toEqual([]);
+    const db = new Database(join(home, 'history.sqlite'), { readonly: true });
+    try {
+      expect(db.prepare('SELECT status, arguments FROM tool_calls ORDER BY seq').all()).toEqual([
+        { status: 'completed', arguments: '{"message":"one"}' },
+        { status: 'completed', arguments: '{"message":"two"}' },
+      ]);
+    } finally {
+      db.close();
+    }
   });
 });

@@ -4,7 +4,6 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { McprtClient } from '@mcprt/sdk';
@@ -23,6 +22,7 @@ import {
   text,
   waitFor,
 } from '../helpers/fixtures.js';
+import { historyBytes, recoveredHistory } from '../helpers/history.js';
 import type { Message } from '../helpers/rpcClient.js';
 import { CLI, RawAppServer } from '../helpers/rpcClient.js';
 
@@ -213,12 +213,9 @@ describe('tool calls through the app-server', () => {
     expect(cancelled.data.map((r) => `${String(r['tool'])}@${String(r['environmentId'])}`)).toEqual(
       ['sleep@beta'],
     );
-    const db = readFileSync(join(home, 'history.sqlite'));
-    const wal = existsSync(join(home, 'history.sqlite-wal'))
-      ? readFileSync(join(home, 'history.sqlite-wal'))
-      : Buffer.alloc(0);
+    const onDisk = historyBytes(home); // database, WAL and journal
     for (const secret of ['hunter2-top-secret', 'key-very-secret']) {
-      expect(db.includes(secret) || wal.includes(secret)).toBe(false);
+      expect(onDisk).not.toContain(secret);
     }
   });
 });
@@ -350,22 +347,14 @@ describe('history durability', () => {
     expect(text(reply.result)).toBe('e: durable');
     server.child.kill('SIGKILL');
     await new Promise((r) => server.child.once('exit', r));
-    const db = new Database(join(home, 'history.sqlite'), { readonly: true });
-    try {
-      const rows = db
-        .prepare('SELECT tool, status, arguments, result FROM tool_calls')
-        .all() as Params[];
-      expect(rows).toEqual([
-        {
-          tool: 'echo',
-          status: 'completed',
-          arguments: '{"message":"durable"}',
-          result: JSON.stringify(reply.result),
-        },
-      ]);
-    } finally {
-      db.close();
-    }
+    expect(recoveredHistory<Params>(home, 'tool, status, arguments, result')).toEqual([
+      {
+        tool: 'echo',
+        status: 'completed',
+        arguments: '{"message":"durable"}',
+        result: JSON.stringify(reply.result),
+      },
+    ]);
   });
 
   it('mcprt history lists calls with their environments', async () => {

@@ -5,8 +5,6 @@
 // same store — proves possession of that key; `auto` never binds tokens for a server that only
 // takes Bearer; `required` refuses an authorization server that cannot bind. Neither the key nor
 // a token shows up in status, history or errors.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 
 import { credentialStoreKey, Runtime } from '@mcprt/runtime';
 import type { Session } from '@mcprt/runtime';
@@ -15,6 +13,7 @@ import type { JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { makeHome, q, waitFor } from '../helpers/fixtures.js';
+import { historyBytes } from '../helpers/history.js';
 import { startAuthServer } from '../fixtures/auth/authServer.js';
 import type { AuthServer } from '../fixtures/auth/authServer.js';
 import { authorize } from '../fixtures/auth/browser.js';
@@ -121,7 +120,7 @@ describe('DPoP-bound OAuth (library, real authorization server)', () => {
       (e: unknown) => e as Error,
     );
     captured.push(error?.message ?? '');
-    captured.push(readFileSync(join(home, 'history.sqlite')).toString('latin1'));
+    captured.push(historyBytes(home));
     const record = readCredentialsFile(home)[key]!;
     const secrets = [
       ...secretValues(home),

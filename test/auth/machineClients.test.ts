@@ -16,6 +16,7 @@ import { calculateJwkThumbprint } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { makeHome, q, tempDir, waitFor } from '../helpers/fixtures.js';
+import { historyBytes } from '../helpers/history.js';
 import { startAuthServer } from '../fixtures/auth/authServer.js';
 import type { AuthServer } from '../fixtures/auth/authServer.js';
 import { JWT_BEARER, workloadIssuer } from '../fixtures/auth/jwtBearerGrant.js';
@@ -256,7 +257,7 @@ describe('machine clients from config.toml (real authorization server)', () => {
 
   it('keeps every secret out of status, history and messages', async () => {
     captured.push(JSON.stringify(session.listStatus()));
-    captured.push(readFileSync(join(home, 'history.sqlite')).toString('latin1'));
+    captured.push(historyBytes(home));
     const values = [CLIENT_SECRET, ENV_SECRET, readFileSync(assertionFile, 'utf8')];
     values.push(pem.split('\n')[1]!);
     for (const secret of values) for (const text of captured) expect(text).not.toContain(secret);

@@ -3,18 +3,18 @@
  * history file. Secret-looking argument keys (normalised: `githubToken`, `auth_token`,
  * `private_key`, `Cookie`, nested `credentials.pass`), secret values inside strings (a URL's
  * `?access_token=`, `GITHUB_TOKEN=…` inside an array, `Bearer …`), results and error texts are
- * stored redacted — checked in what `list` returns and in the database's bytes — and
+ * stored redacted — checked in what `list` returns and in the bytes of the database and the
+ * journal (ADR 0017) — and
  * `redact_keys` adds to the defaults unless `redact_keys_replace = true`.
  */
 
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 
 import type { Runtime } from '@mcprt/runtime';
 import { describe, expect, it } from 'vitest';
 
 import { echoServer, makeHome } from '../helpers/fixtures.js';
+import { historyBytes, journalFiles } from '../helpers/history.js';
 import { Runtime as RuntimeClass } from '@mcprt/runtime';
 import { metaServer } from '../sandbox/helpers.js';
 
@@ -27,14 +27,8 @@ function open(history: string): { runtime: Runtime; home: string } {
   return { runtime: RuntimeClass.load({ home }), home };
 }
 
-/** The history database's bytes (main file and write-ahead log). */
-function databaseBytes(home: string): string {
-  return ['history.sqlite', 'history.sqlite-wal']
-    .map((f) => join(home, f))
-    .filter((f) => existsSync(f))
-    .map((f) => readFileSync(f).toString('latin1'))
-    .join('\n');
-}
+/** The history's bytes on disk: database, write-ahead log and journal files. */
+const databaseBytes = historyBytes;
 
 describe('history redaction', () => {
   it('redacts keys, values inside strings, results and error texts', async () => {
@@ -99,6 +93,7 @@ describe('history redaction', () => {
       expect(failed!.status).toBe('failed');
       expect(failed!.error).toContain('api_key=[REDACTED]');
       runtime.history!.flush();
+      expect(journalFiles(home)).toHaveLength(1); // the records as journalled, checked too
       const everything = JSON.stringify(page) + databaseBytes(home);
       for (const [name, value] of Object.entries(s)) {
         expect(everything, name).not.toContain(value);

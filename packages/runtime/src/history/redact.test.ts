@@ -121,4 +121,39 @@ describe('secret values inside strings', () => {
       ),
     ).toEqual({ env: ['PATH=/bin', `GITHUB_TOKEN=${R}`], url: `https://x/?access_token=${R}` });
   });
+
+  it('each value rule still applies to a string with nothing else in it (the quick pre-check)', () => {
+    const gh = `ghp_${'b'.repeat(36)}`;
+    const cases: [string, string][] = [
+      [gh, R],
+      [`xoxb-${'1'.repeat(12)}`, R],
+      [`sk-${'c'.repeat(24)}`, R],
+      ['AIza' + 'd'.repeat(35), R],
+      ['Bearer abc.def-123', `Bearer ${R}`],
+      ['TOKEN=x', `TOKEN=${R}`],
+      ['https://u:pw@host', `https://u:${R}@host`],
+      ['cookie: a=b', `cookie: ${R}`],
+    ];
+    for (const [text, expected] of cases) expect(redactText(text), text).toBe(expected);
+  });
+});
+
+describe('copy on write', () => {
+  it('returns the input itself when nothing is secret, and never changes the input', () => {
+    const plain = { content: [{ type: 'text', text: 'raw: hi' }], n: 1, ok: true, none: null };
+    expect(redactArguments(plain, [])).toBe(plain);
+    const mixed = { a: { keep: [1, 'x'] }, b: [{ token: 's3cret' }, 'plain'], c: 'c' };
+    const snapshot = JSON.stringify(mixed);
+    const out = redactArguments(mixed, []) as typeof mixed;
+    expect(out).toEqual({ a: { keep: [1, 'x'] }, b: [{ token: R }, 'plain'], c: 'c' });
+    expect(JSON.stringify(mixed)).toBe(snapshot);
+    expect(out.a).toBe(mixed.a); // untouched parts are shared
+  });
+
+  it('keeps a "__proto__" key an own key of the redacted copy', () => {
+    const input = JSON.parse('{"__proto__": {"x": 1}, "password": "p"}') as object;
+    const out = redactArguments(input, []);
+    expect(JSON.stringify(out)).toBe(`{"__proto__":{"x":1},"password":"${R}"}`);
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+  });
 });

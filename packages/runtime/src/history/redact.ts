@@ -61,9 +61,33 @@ const PATTERNS: readonly [RegExp, string | ((...groups: string[]) => string)][] 
   ],
 ];
 
+/**
+ * Whether `text` can hold a secret value at all: every pattern below needs one of these — `=`
+ * (NAME=value), `"` (JSON text), `://` (URL user-info), a header name, `bearer` or a token's or
+ * key block's fixed prefix. Most strings have none, and skip the seven scans.
+ */
+const MAYBE_SECRET =
+  /[="]|:\/\/|authorization|cookie|x-api-key|bearer|-----BEGIN|gh[pousr]_|github_pat_|xox[abposr]-|sk-|AKIA|AIza|eyJ/i;
+
+const KEY_CACHE_SIZE = 4096;
+
+/** `out[key] = value`, also for a key named `__proto__` (an own property, as JSON.parse makes). */
+function setOwn(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(out, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  } else out[key] = value;
+}
+
 export class Redactor {
   private readonly extra: ReadonlySet<string>;
   private readonly defaults: boolean;
+  /** Verdicts of keys seen (the same few keys recur in every call), bounded. */
+  private readonly keys = new Map<string, boolean>();
 
   constructor(keys: readonly string[] = [], options: RedactOptions = {}) {
     this.extra = new Set(keys.map(normalize).filter((k) => k !== ''));
@@ -71,25 +95,54 @@ export class Redactor {
   }
 
   isSecretKey(key: string): boolean {
-    if (this.extra.has(normalize(key)) || words(key).some((w) => this.extra.has(w))) return true;
-    return this.defaults && isDefaultSecretKey(key);
+    let secret = this.keys.get(key);
+    if (secret === undefined) {
+      secret =
+        this.extra.has(normalize(key)) ||
+        words(key).some((w) => this.extra.has(w)) ||
+        (this.defaults && isDefaultSecretKey(key));
+      if (this.keys.size >= KEY_CACHE_SIZE) this.keys.clear();
+      this.keys.set(key, secret);
+    }
+    return secret;
   }
 
-  /** `value` with secret keys' values replaced and every string scanned (a new value). */
+  /**
+   * `value` with secret keys' values replaced and every string scanned. Copy on write: the parts
+   * with nothing to redact are the input's own (the whole input when nothing is secret).
+   */
   value(value: unknown): unknown {
     if (typeof value === 'string') return this.text(value);
-    if (Array.isArray(value)) return value.map((v) => this.value(v));
     if (value === null || typeof value !== 'object') return value;
-    return Object.fromEntries(
-      Object.entries(value as Record<string, unknown>).map(([key, inner]) => [
-        key,
-        this.isSecretKey(key) && !isScalarFlag(inner) ? REDACTED : this.value(inner),
-      ]),
-    );
+    if (Array.isArray(value)) {
+      let out: unknown[] | undefined;
+      for (let i = 0; i < value.length; i++) {
+        const inner: unknown = value[i];
+        const redacted = this.value(inner);
+        if (out === undefined && redacted !== inner) out = value.slice(0, i);
+        out?.push(redacted);
+      }
+      return out ?? value;
+    }
+    const object = value as Record<string, unknown>;
+    const keys = Object.keys(object);
+    let out: Record<string, unknown> | undefined;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      const inner = object[key];
+      const redacted = this.isSecretKey(key) && !isScalarFlag(inner) ? REDACTED : this.value(inner);
+      if (out === undefined && redacted !== inner) {
+        out = {};
+        for (let j = 0; j < i; j++) setOwn(out, keys[j]!, object[keys[j]!]);
+      }
+      if (out !== undefined) setOwn(out, key, redacted);
+    }
+    return out ?? value;
   }
 
   /** `text` with the secret values it contains replaced. */
   text(text: string): string {
+    if (!MAYBE_SECRET.test(text)) return text;
     let out = text;
     for (const [pattern, replacement] of PATTERNS) {
       out = out.replace(pattern, replacement as (substring: string, ...args: string[]) => string);

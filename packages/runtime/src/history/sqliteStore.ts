@@ -1,65 +1,31 @@
 /**
- * The durable tool-call history: one SQLite file (`$MCPRT_HOME/history.sqlite`, WAL mode,
- * better-sqlite3). Writes are synchronous, so a call recorded as finished survives the process
- * being killed right after. Every session of every process on the same home shares the file.
- * Start records are written at the end of the current event-loop turn (`setImmediate`), all of
- * that turn's in one transaction, so the insert runs while the request is already on its way to
- * the server instead of before it; `finished`, `list` and `close` write pending ones first, and
- * so does process exit. `finishedBatched` writes the finish records of calls completing in the
- * same tick in one transaction, before any of them is reported (docs/performance.md). Arguments,
- * results and error texts are stored redacted (history/redact.ts).
+ * The durable tool-call history of a home (ADR 0017): records go to this store's append-only
+ * journal on the call path (`history.journal/`, one `write` per flush, no fsync — it survives
+ * `kill -9`, as SQLite's WAL with `synchronous = NORMAL` does), and from there into
+ * `history.sqlite` in batches when the process is idle. Every session of every process on the
+ * home shares the database; `list` first ingests every journal of the home (its own and other
+ * processes'), so it sees every recorded call at once. Opening a store replays the journals of
+ * processes that died (crash recovery); `close` and process exit ingest and delete this store's.
+ *
+ * Call-path scheduling (ADR 0009, kept): start records are written at the end of the current
+ * event-loop turn (`setImmediate`), all of that turn's in one write, while the request is already
+ * on its way to the server; `finishedBatched` writes the finish records of calls completing in
+ * the same tick in one write, before any of them is reported. Arguments, results and error texts
+ * are redacted and capped (history/redact.ts) before they are written anywhere.
  */
 
-import { chmodSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import type Database from 'better-sqlite3';
 
-import Database from 'better-sqlite3';
-
+import { HistoryRows, openHistoryDb, warnOnFailure } from './historyDb.js';
+import { queryHistory } from './historyQuery.js';
+import { JournalIngester } from './ingest.js';
+import { HistoryJournal } from './journal.js';
+import { journalDirFor } from './journalFiles.js';
+import { finishLine, startLine } from './journalLines.js';
 import { capResult, Redactor } from './redact.js';
-import type {
-  HistoryPage,
-  HistoryQuery,
-  HistorySink,
-  ToolCallRecord,
-  ToolCallStatus,
-} from './types.js';
+import type { HistoryPage, HistoryQuery, HistorySink } from './types.js';
 
-interface Row {
-  id: string;
-  thread_id: string;
-  server: string;
-  environment_id: string | null;
-  tool: string;
-  arguments: string | null;
-  status: ToolCallStatus;
-  result: string | null;
-  result_truncated: number;
-  error: string | null;
-  started_at: number;
-  duration_ms: number | null;
-  seq: number;
-}
-
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS tool_calls (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  id TEXT NOT NULL UNIQUE,
-  thread_id TEXT NOT NULL,
-  server TEXT NOT NULL,
-  environment_id TEXT,
-  tool TEXT NOT NULL,
-  arguments TEXT,
-  status TEXT NOT NULL,
-  result TEXT,
-  result_truncated INTEGER NOT NULL DEFAULT 0,
-  error TEXT,
-  started_at INTEGER NOT NULL,
-  duration_ms INTEGER
-);
-CREATE INDEX IF NOT EXISTS tool_calls_started ON tool_calls (started_at);
-CREATE INDEX IF NOT EXISTS tool_calls_thread ON tool_calls (thread_id);
-CREATE INDEX IF NOT EXISTS tool_calls_server ON tool_calls (server, environment_id);
-`;
+export { HistoryCursorError } from './historyQuery.js';
 
 export interface HistoryStoreOptions {
   /** Secret key names besides the default rules (history/redact.ts). */
@@ -73,24 +39,40 @@ export interface HistoryStoreOptions {
 
 export const DEFAULT_MAX_ENTRIES = 100_000;
 
-type StartedRecord = Parameters<HistorySink['started']>[0];
+/** Idle ingestion: look every IDLE_MS; ingest once a look finds no new write, or the backlog is
+ * older than MAX_DELAY_MS or larger than MAX_BACKLOG bytes. Rotate past ROTATE_BYTES. */
+export const JOURNAL_TIMING = {
+  IDLE_MS: 50,
+  MAX_DELAY_MS: 2000,
+  MAX_BACKLOG: 4 * 1024 * 1024,
+  ROTATE_BYTES: 1024 * 1024,
+  RETRY_MS: 1000,
+};
 
-/** Stores with records not yet written, flushed on process exit. */
-const unflushed = new Set<SqliteHistoryStore>();
+type StartedRecord = Parameters<HistorySink['started']>[0];
+type Outcome = Parameters<HistorySink['finished']>[1];
+
+/** Open stores: on process exit their pending records are written and ingested. */
+const open = new Set<SqliteHistoryStore>();
 let exitHookInstalled = false;
 
 export class SqliteHistoryStore implements HistorySink {
   private readonly db: Database.Database;
-  private readonly insert: Database.Statement;
-  private readonly update: Database.Statement;
-  private readonly pruneStatement: Database.Statement;
-  private readonly insertMany: (rows: readonly Record<string, unknown>[]) => void;
-  private readonly updateMany: (rows: readonly Record<string, unknown>[]) => void;
+  private readonly rows: HistoryRows;
+  private readonly journal: HistoryJournal;
+  private readonly ingester: JournalIngester;
   private readonly redactor: Redactor;
-  private pending: Record<string, unknown>[] = [];
-  private flushScheduled: NodeJS.Immediate | undefined;
-  private pendingUpdates: Record<string, unknown>[] = [];
-  private updateWaiters: (() => void)[] = [];
+  /** Lines not yet written, in record order. */
+  private lines: string[] = [];
+  private waiters: (() => void)[] = [];
+  private startWrite: NodeJS.Immediate | undefined;
+  private finishWriteQueued = false;
+  /** Idle ingestion state: the scheduled look or batch, writes since the last look, backlog. */
+  private ingestion: NodeJS.Timeout | NodeJS.Immediate | undefined;
+  private writesSinceLook = 0;
+  private backlog = 0;
+  private backlogSince = 0;
+  private closed = false;
 
   constructor(
     readonly file: string,
@@ -99,139 +81,97 @@ export class SqliteHistoryStore implements HistorySink {
     this.redactor = new Redactor(options.redactKeys, {
       replaceDefaults: options.redactKeysReplace === true,
     });
-    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    this.db = new Database(file);
-    chmodSync(file, 0o600);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 5000');
-    this.db.exec(SCHEMA);
-    this.insert = this.db.prepare(
-      `INSERT INTO tool_calls (id, thread_id, server, environment_id, tool, arguments, status, started_at)
-       VALUES (@id, @threadId, @server, @environmentId, @tool, @arguments, 'inProgress', @startedAt)`,
-    );
-    this.update = this.db.prepare(
-      `UPDATE tool_calls SET status = @status, result = @result, result_truncated = @truncated,
-       error = @error, duration_ms = @durationMs WHERE id = @id`,
-    );
-    this.pruneStatement = this.db.prepare(
-      'DELETE FROM tool_calls WHERE seq <= (SELECT MAX(seq) FROM tool_calls) - ?',
-    );
-    this.insertMany = this.db.transaction((rows: readonly Record<string, unknown>[]) => {
-      for (const row of rows) this.insert.run(row);
-    });
-    this.updateMany = this.db.transaction((rows: readonly Record<string, unknown>[]) => {
-      for (const row of rows) this.update.run(row);
-    });
-  }
-
-  started(record: StartedRecord): void {
-    this.pending.push({
-      id: record.id,
-      threadId: record.threadId,
-      server: record.server,
-      environmentId: record.environmentId,
-      tool: record.tool,
-      arguments:
-        record.arguments === undefined || record.arguments === null
-          ? null
-          : JSON.stringify(this.redactor.value(record.arguments)),
-      startedAt: record.startedAt,
-    });
-    if (this.flushScheduled === undefined) {
-      this.flushScheduled = setImmediate(() => this.flushStarted());
-      this.flushOnExit();
-    }
-  }
-
-  private flushOnExit(): void {
-    unflushed.add(this);
+    this.db = openHistoryDb(file);
+    this.rows = new HistoryRows(this.db, options.maxEntries ?? DEFAULT_MAX_ENTRIES);
+    const dir = journalDirFor(file);
+    this.journal = new HistoryJournal(dir);
+    this.ingester = new JournalIngester(this.db, dir, this.rows);
+    // Crash recovery: what processes that died on this home journalled but did not ingest.
+    warnOnFailure(() => this.ingester.catchUpAll({ deadOnly: true }));
+    open.add(this);
     if (!exitHookInstalled) {
       exitHookInstalled = true;
       process.on('exit', () => {
-        for (const store of unflushed) store.flushUpdates();
+        for (const store of open) store.close();
       });
     }
   }
 
-  /**
-   * Write pending start records: one transaction; if it fails (e.g. a duplicate id), one by one,
-   * so one bad record never costs the others. Never throws: history is best-effort for callers.
-   */
-  private flushStarted(): void {
-    if (this.flushScheduled !== undefined) clearImmediate(this.flushScheduled);
-    this.flushScheduled = undefined;
-    if (this.pendingUpdates.length === 0) unflushed.delete(this);
-    const rows = this.pending;
-    if (rows.length === 0) return;
-    this.pending = [];
-    try {
-      if (rows.length === 1) this.insert.run(rows[0]);
-      else this.insertMany(rows);
-    } catch {
-      for (const row of rows) warnOnFailure(() => this.insert.run(row));
-    }
-    // Size cap: prune the oldest rows now and then (cheap: one indexed delete per 100 inserts).
-    const before = this.inserts;
-    this.inserts += rows.length;
-    if (Math.floor(this.inserts / 100) > Math.floor(before / 100))
-      warnOnFailure(() => this.prune());
+  /** The journal directory (`history.journal` beside the database). */
+  get journalDir(): string {
+    return this.journal.dir;
   }
 
-  private inserts = 0;
-
-  /** Delete all but the newest `maxEntries` calls. */
-  prune(): void {
-    const keep = this.options.maxEntries ?? DEFAULT_MAX_ENTRIES;
-    this.pruneStatement.run(keep);
+  started(record: StartedRecord): void {
+    const args = record.arguments;
+    this.lines.push(
+      startLine({
+        id: record.id,
+        threadId: record.threadId,
+        server: record.server,
+        environmentId: record.environmentId,
+        tool: record.tool,
+        arguments:
+          args === undefined || args === null ? null : JSON.stringify(this.redactor.value(args)),
+        startedAt: record.startedAt,
+      }),
+    );
+    this.startWrite ??= setImmediate(() => this.writeLines());
   }
 
-  finished(id: string, outcome: Parameters<HistorySink['finished']>[1]): void {
-    this.flushUpdates(); // its start record (and earlier finishes) must be written first
-    this.update.run(this.updateRow(id, outcome));
+  finished(id: string, outcome: Outcome): void {
+    this.lines.push(this.finishText(id, outcome));
+    this.writeLines();
   }
 
-  finishedBatched(id: string, outcome: Parameters<HistorySink['finished']>[1]): Promise<void> {
-    const row = this.updateRow(id, outcome);
+  finishedBatched(id: string, outcome: Outcome): Promise<void> {
+    this.lines.push(this.finishText(id, outcome));
     return new Promise((resolve) => {
-      this.pendingUpdates.push(row);
-      this.updateWaiters.push(resolve);
-      if (this.pendingUpdates.length === 1) {
-        this.flushOnExit();
-        queueMicrotask(() => this.flushUpdates());
+      this.waiters.push(resolve);
+      if (!this.finishWriteQueued) {
+        this.finishWriteQueued = true;
+        queueMicrotask(() => this.writeLines());
       }
     });
   }
 
-  /** Write every pending record now (start records first). Never throws. */
+  /** Write every pending record to the journal now. Never throws. */
   flush(): void {
-    this.flushUpdates();
+    this.writeLines();
   }
 
-  /** Write pending start records, then pending finish records (one transaction). */
-  private flushUpdates(): void {
-    this.flushStarted();
-    const rows = this.pendingUpdates;
-    const waiters = this.updateWaiters;
-    this.pendingUpdates = [];
-    this.updateWaiters = [];
-    unflushed.delete(this);
-    if (rows.length === 0) return;
-    try {
-      if (rows.length === 1) this.update.run(rows[0]);
-      else this.updateMany(rows);
-    } catch {
-      for (const row of rows) warnOnFailure(() => this.update.run(row));
-    }
-    for (const resolve of waiters) resolve();
+  /** Newest first; every journalled record of the home included. */
+  list(query: HistoryQuery = {}): HistoryPage {
+    this.catchUp();
+    return queryHistory(this.db, query);
   }
 
-  private updateRow(
-    id: string,
-    outcome: Parameters<HistorySink['finished']>[1],
-  ): Record<string, unknown> {
+  /** Delete all but the newest `maxEntries` calls (journalled ones included). */
+  prune(): void {
+    this.catchUp();
+    this.rows.prune();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.writeLines();
+    this.closed = true;
+    open.delete(this);
+    this.cancelIngestion();
+    // Ingest and delete this store's journal; if that fails, the next store opened on the home
+    // replays it (its owner is then dead).
+    warnOnFailure(() => {
+      const file = this.journal.rotate();
+      if (file === null) return;
+      this.ingester.catchUp(file, true);
+      this.ingester.forget(file);
+    });
+    this.db.close();
+  }
+
+  private finishText(id: string, outcome: Outcome): string {
     const stored = this.storedResult(outcome.result);
-    return {
+    return finishLine({
       id,
       status: outcome.status,
       result: stored.json,
@@ -241,7 +181,105 @@ export class SqliteHistoryStore implements HistorySink {
           ? null
           : capText(this.redactor.text(outcome.error), this.options.maxResultBytes),
       durationMs: outcome.durationMs,
-    };
+    });
+  }
+
+  /** Append pending lines with one write, then release the callers waiting for them. */
+  private writeLines(): void {
+    if (this.startWrite !== undefined) clearImmediate(this.startWrite);
+    this.startWrite = undefined;
+    this.finishWriteQueued = false;
+    const lines = this.lines;
+    const waiters = this.waiters;
+    this.lines = [];
+    this.waiters = [];
+    if (lines.length > 0) {
+      const text = lines.length === 1 ? lines[0]! : lines.join('');
+      if (this.closed) {
+        process.emitWarning(
+          `mcprt: could not record tool call in history: the history store is closed`,
+        );
+      } else {
+        warnOnFailure(() => this.journal.append(text));
+        this.noteWrite(text.length);
+      }
+    }
+    for (const resolve of waiters) resolve();
+  }
+
+  /** Ingest the whole home's journals now (`list`); a failure leaves them for later. */
+  private catchUp(): void {
+    this.writeLines();
+    warnOnFailure(() => {
+      this.ingester.catchUpAll();
+      this.backlog = 0;
+    });
+  }
+
+  private noteWrite(bytes: number): void {
+    this.backlog += bytes;
+    this.writesSinceLook += 1;
+    if (this.ingestion === undefined) {
+      this.backlogSince = Date.now();
+      this.lookLater(JOURNAL_TIMING.IDLE_MS);
+    }
+  }
+
+  private lookLater(ms: number): void {
+    this.ingestion = setTimeout(() => this.look(), ms).unref();
+  }
+
+  private cancelIngestion(): void {
+    clearTimeout(this.ingestion as NodeJS.Timeout);
+    clearImmediate(this.ingestion as NodeJS.Immediate);
+    this.ingestion = undefined;
+  }
+
+  /** Ingest when idle (no write since the last look), or when the backlog is too old or big. */
+  private look(): void {
+    this.ingestion = undefined;
+    if (this.backlog === 0 || this.closed) return;
+    const busy = this.writesSinceLook > 0;
+    this.writesSinceLook = 0;
+    const overdue =
+      Date.now() - this.backlogSince >= JOURNAL_TIMING.MAX_DELAY_MS ||
+      this.backlog >= JOURNAL_TIMING.MAX_BACKLOG;
+    if (busy && !overdue) this.lookLater(JOURNAL_TIMING.IDLE_MS);
+    else this.ingestStep();
+  }
+
+  /** One batch (one transaction) of this store's journal; the next one after pending I/O. */
+  private ingestStep(): void {
+    this.ingestion = undefined;
+    const file = this.journal.current;
+    if (file === null || this.closed) {
+      this.backlog = 0;
+      return;
+    }
+    let remaining: number;
+    let consumed: number;
+    try {
+      ({ remaining, consumed } = this.ingester.ingestBatch(file));
+    } catch (error) {
+      // The records are safe in the journal; try again later (e.g. another process holds the
+      // database's write lock).
+      process.emitWarning(
+        `mcprt: could not ingest the history journal: ${(error as Error).message}`,
+      );
+      this.lookLater(JOURNAL_TIMING.RETRY_MS);
+      return;
+    }
+    this.backlog = remaining;
+    if (remaining > 0 && consumed > 0) {
+      this.ingestion = setImmediate(() => this.ingestStep());
+      return;
+    }
+    if (remaining === 0 && this.journal.size >= JOURNAL_TIMING.ROTATE_BYTES) {
+      const rotated = this.journal.rotate();
+      if (rotated !== null) warnOnFailure(() => this.ingester.forget(rotated));
+    }
+    this.writesSinceLook = 0;
+    this.backlogSince = Date.now();
   }
 
   /**
@@ -251,96 +289,20 @@ export class SqliteHistoryStore implements HistorySink {
   private storedResult(result: unknown): { json: string | null; truncated: boolean } {
     const max = this.options.maxResultBytes;
     const capped = capResult(result, max);
-    if (!capped.truncated) return capResult(this.redactor.value(result), max);
+    if (!capped.truncated) {
+      const redacted = this.redactor.value(result);
+      return redacted === result ? capped : capResult(redacted, max); // nothing secret: as is
+    }
     const marker = JSON.parse(capped.json!) as { preview: string };
     return {
       json: JSON.stringify({ ...marker, preview: this.redactor.text(marker.preview) }),
       truncated: true,
     };
   }
-
-  list(query: HistoryQuery = {}): HistoryPage {
-    this.flushUpdates();
-    const where: string[] = [];
-    const params: Record<string, unknown> = {};
-    const add = (clause: string, key?: string, value?: unknown) => {
-      where.push(clause);
-      if (key !== undefined) params[key] = value;
-    };
-    if (query.threadId !== undefined) add('thread_id = @threadId', 'threadId', query.threadId);
-    if (query.threadIds !== undefined) {
-      if (query.threadIds.length === 0) return { data: [], nextCursor: null };
-      const names = query.threadIds.map((id, i) => {
-        params[`thread${i}`] = id;
-        return `@thread${i}`;
-      });
-      add(`thread_id IN (${names.join(', ')})`);
-    }
-    if (query.server !== undefined) add('server = @server', 'server', query.server);
-    if (query.environmentId === null) add('environment_id IS NULL');
-    else if (query.environmentId !== undefined) {
-      add('environment_id = @environmentId', 'environmentId', query.environmentId);
-    }
-    if (query.status !== undefined) add('status = @status', 'status', query.status);
-    if (query.since !== undefined) add('started_at >= @since', 'since', query.since);
-    if (query.until !== undefined) add('started_at < @until', 'until', query.until);
-    if (query.cursor !== undefined) add('seq < @cursor', 'cursor', decodeCursor(query.cursor));
-    const limit = Math.min(500, Math.max(1, query.limit ?? 50));
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM tool_calls ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC LIMIT ${limit + 1}`,
-      )
-      .all(params) as Row[];
-    const page = rows.slice(0, limit);
-    return {
-      data: page.map(toRecord),
-      nextCursor: rows.length > limit ? String(page[page.length - 1]!.seq) : null,
-    };
-  }
-
-  close(): void {
-    this.flushUpdates();
-    this.db.close();
-  }
-}
-
-export class HistoryCursorError extends Error {}
-
-/** The warning a failed history write has always produced (the call itself goes on). */
-function warnOnFailure(write: () => unknown): void {
-  try {
-    write();
-  } catch (error) {
-    process.emitWarning(
-      `mcprt: could not record tool call in history: ${(error as Error).message}`,
-    );
-  }
-}
-
-function decodeCursor(cursor: string): number {
-  if (!/^\d+$/.test(cursor)) throw new HistoryCursorError(`invalid cursor: ${cursor}`);
-  return Number(cursor);
 }
 
 function capText(text: string, maxBytes: number): string {
   return Buffer.byteLength(text) <= maxBytes
     ? text
     : `${Buffer.from(text).subarray(0, maxBytes).toString('utf8')}… [truncated]`;
-}
-
-function toRecord(row: Row): ToolCallRecord {
-  return {
-    id: row.id,
-    threadId: row.thread_id,
-    server: row.server,
-    environmentId: row.environment_id,
-    tool: row.tool,
-    arguments: row.arguments === null ? null : JSON.parse(row.arguments),
-    status: row.status,
-    result: row.result === null ? null : JSON.parse(row.result),
-    resultTruncated: row.result_truncated === 1,
-    error: row.error,
-    startedAt: row.started_at,
-    durationMs: row.duration_ms,
-  };
 }

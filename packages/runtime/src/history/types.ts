@@ -63,7 +63,7 @@ export interface HistorySink {
     },
   ): void;
   /**
-   * Like `finished`, written in one transaction with every other call finishing in the same
+   * Like `finished`, written in one journal write with every other call finishing in the same
    * tick; resolves once written (a failed write is a warning, never a rejection). Callers must
    * wait for it before reporting the call as finished.
    */

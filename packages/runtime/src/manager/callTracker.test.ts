@@ -1,11 +1,10 @@
-// ToolCallTracker with the real SQLite history (docs/performance.md, ADR 0009): every event of a
-// call is emitted only once the record it announces is on disk, read back through a second
-// connection as another process would; events keep their order (started, progress, completed).
+// ToolCallTracker with the real history store (ADR 0009, ADR 0017): every event of a call is
+// emitted only once the record it announces is on disk, read back from the journal by a second
+// store as another process would; events keep their order (started, progress, completed).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 
 import { SqliteHistoryStore } from '../history/sqliteStore.js';
@@ -18,13 +17,11 @@ function setup() {
   const store = new SqliteHistoryStore(file, { redactKeys: [], maxResultBytes: 1000 });
   const seen: string[] = [];
   const statusOnDisk = (id: string) => {
-    const db = new Database(file, { readonly: true });
+    const other = new SqliteHistoryStore(file, { redactKeys: [], maxResultBytes: 1000 });
     try {
-      const row = db.prepare('SELECT status FROM tool_calls WHERE id = ?').get(id) as
-        { status: string } | undefined;
-      return row?.status ?? 'absent';
+      return other.list({ limit: 500 }).data.find((r) => r.id === id)?.status ?? 'absent';
     } finally {
-      db.close();
+      other.close();
     }
   };
   const tracker = new ToolCallTracker('thread-1', store, {

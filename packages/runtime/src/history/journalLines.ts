@@ -1,0 +1,113 @@
+/**
+ * The history journal's line format (ADR 0017): one JSON object per line, written from values
+ * that are already redacted and capped (history/redact.ts), so nothing secret reaches the disk.
+ *   {"k":"s","id","thread","server","env","tool","at","args"}            a call started
+ *   {"k":"f","id","status","ms","truncated","error","result"}            a call finished
+ * `args` and `result` are embedded as JSON values (the stored JSON text as is, no second
+ * encoding on the call path); `parseJournalLine` validates a line read back and turns it into the
+ * rows the database stores.
+ */
+
+import type { ToolCallStatus } from './types.js';
+
+export interface StartRow {
+  readonly id: string;
+  readonly threadId: string;
+  readonly server: string;
+  readonly environmentId: string | null;
+  readonly tool: string;
+  readonly arguments: string | null;
+  readonly startedAt: number;
+}
+
+export interface FinishRow {
+  readonly id: string;
+  readonly status: Exclude<ToolCallStatus, 'inProgress'>;
+  readonly result: string | null;
+  readonly truncated: 0 | 1;
+  readonly error: string | null;
+  readonly durationMs: number;
+}
+
+export type JournalRecord =
+  | { readonly kind: 'start'; readonly row: StartRow }
+  | {
+      readonly kind: 'finish';
+      readonly row: FinishRow;
+    };
+
+const str = JSON.stringify;
+
+/** A start line; `argumentsJson` is the redacted arguments' JSON text (or null). */
+export function startLine(row: StartRow): string {
+  return `{"k":"s","id":${str(row.id)},"thread":${str(row.threadId)},"server":${str(row.server)},"env":${str(row.environmentId)},"tool":${str(row.tool)},"at":${str(row.startedAt)},"args":${row.arguments ?? 'null'}}\n`;
+}
+
+export function finishLine(row: FinishRow): string {
+  return `{"k":"f","id":${str(row.id)},"status":${str(row.status)},"ms":${str(row.durationMs)},"truncated":${row.truncated === 1},"error":${str(row.error)},"result":${row.result ?? 'null'}}\n`;
+}
+
+export class JournalLineError extends Error {
+  readonly code = 'HISTORY_JOURNAL_LINE';
+}
+
+const STATUSES = new Set(['completed', 'failed', 'cancelled']);
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isStringOrNull = (v: unknown): v is string | null => v === null || typeof v === 'string';
+const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+
+/** The record of one line (without its newline); throws `JournalLineError` saying what is wrong. */
+export function parseJournalLine(text: string): JournalRecord {
+  let v: Record<string, unknown>;
+  try {
+    v = JSON.parse(text) as Record<string, unknown>;
+  } catch (error) {
+    throw new JournalLineError(`not JSON (${(error as Error).message})`, { cause: error });
+  }
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+    throw new JournalLineError('not a JSON object');
+  }
+  if (v['k'] === 's') {
+    const { id, thread, server, env, tool, at } = v;
+    if (!isString(id) || !isString(thread) || !isString(server) || !isString(tool)) {
+      throw new JournalLineError('start record without id, thread, server or tool');
+    }
+    if (!isStringOrNull(env) || !isNumber(at)) {
+      throw new JournalLineError(`start record ${id}: bad env or at`);
+    }
+    return {
+      kind: 'start',
+      row: {
+        id,
+        threadId: thread,
+        server,
+        environmentId: env,
+        tool,
+        arguments: json(v['args']),
+        startedAt: at,
+      },
+    };
+  }
+  if (v['k'] === 'f') {
+    const { id, status, ms, truncated, error } = v;
+    if (!isString(id) || !isString(status) || !STATUSES.has(status)) {
+      throw new JournalLineError('finish record without id or with an unknown status');
+    }
+    if (!isNumber(ms) || typeof truncated !== 'boolean' || !isStringOrNull(error)) {
+      throw new JournalLineError(`finish record ${id}: bad ms, truncated or error`);
+    }
+    return {
+      kind: 'finish',
+      row: {
+        id,
+        status: status as FinishRow['status'],
+        result: json(v['result']),
+        truncated: truncated ? 1 : 0,
+        error,
+        durationMs: ms,
+      },
+    };
+  }
+  throw new JournalLineError(`unknown record kind ${JSON.stringify(v['k'])}`);
+}
