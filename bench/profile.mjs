@@ -1,20 +1,27 @@
 #!/usr/bin/env node
 // Summarises V8 CPU profiles (`node --cpu-prof`): self time per function and per package/file,
 // the view used to find where a missed target's time goes (docs/performance.md).
-//   node bench/profile.mjs FILE.cpuprofile [--top N] [--from FUNCTION]
+//   node bench/profile.mjs FILE.cpuprofile [--top N] [--from FUNCTION] [--for MS]
 // --from counts only samples taken after the first one whose stack holds FUNCTION (e.g.
-// `--from callTool`: the call phase, without start-up and module loading). Idle time is left out
-// of the percentages (printed apart).
+// `--from callTool`: the call phase, without start-up and module loading); --for stops MS
+// milliseconds later (e.g. the first calls only). Idle time is left out of the percentages
+// (printed apart).
 import { readFileSync } from 'node:fs';
 
 const args = process.argv.slice(2);
-const file = args.find((a, i) => !a.startsWith('--') && !['--top', '--from'].includes(args[i - 1]));
+const file = args.find(
+  (a, i) => !a.startsWith('--') && !['--top', '--from', '--for'].includes(args[i - 1]),
+);
 const topAt = args.indexOf('--top');
 const top = topAt >= 0 ? Number(args[topAt + 1]) : 30;
 const fromAt = args.indexOf('--from');
 const from = fromAt >= 0 ? args[fromAt + 1] : undefined;
+const forAt = args.indexOf('--for');
+const forMs = forAt >= 0 ? Number(args[forAt + 1]) : Infinity;
 if (!file || (fromAt >= 0 && !from)) {
-  console.error('usage: node bench/profile.mjs FILE.cpuprofile [--top N] [--from FUNCTION]');
+  console.error(
+    'usage: node bench/profile.mjs FILE.cpuprofile [--top N] [--from FUNCTION] [--for MS]',
+  );
   process.exit(2);
 }
 const profile = JSON.parse(readFileSync(file, 'utf8'));
@@ -31,10 +38,13 @@ const selfUs = new Map();
 const deltas = profile.timeDeltas;
 let counting = from === undefined;
 let idleUs = 0;
+let elapsedUs = 0;
 for (let i = 0; i < profile.samples.length; i++) {
   const id = profile.samples[i];
   counting ||= inStack(id, from);
   if (!counting) continue;
+  elapsedUs += deltas[i] ?? 0;
+  if (elapsedUs > forMs * 1000) break;
   if (byId.get(id).callFrame.functionName === '(idle)') idleUs += deltas[i] ?? 0;
   else selfUs.set(id, (selfUs.get(id) ?? 0) + (deltas[i] ?? 0));
 }
@@ -71,7 +81,7 @@ const sum = (keyOf) => {
 };
 const pct = (us) => `${((us / total) * 100).toFixed(1).padStart(5)}%`;
 console.log(
-  `${file}: ${(total / 1000).toFixed(0)} ms busy, ${(idleUs / 1000).toFixed(0)} ms idle${from ? ` (from the first ${from})` : ''}`,
+  `${file}: ${(total / 1000).toFixed(0)} ms busy, ${(idleUs / 1000).toFixed(0)} ms idle${from ? ` (from the first ${from}${forMs < Infinity ? `, for ${forMs} ms` : ''})` : ''}`,
 );
 console.log('\nby package / file (self time)');
 for (const [k, us] of sum(fileKey).slice(0, 15)) console.log(`${pct(us)}  ${k}`);
