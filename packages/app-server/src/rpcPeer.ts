@@ -4,6 +4,11 @@
  * `initialize`), hands valid requests to the dispatcher, and sends responses, notifications
  * (with `emittedAtMs`, as Codex does) and server→client requests. It answers in the style the
  * client used: with `"jsonrpc":"2.0"` only if the client sent it.
+ *
+ * `notifySoon` holds a notification for up to `NOTIFY_SOON_MS` (ADR 0019): a tool call's
+ * `item/started` then leaves in the same write as its `item/completed` and response when the call
+ * is that fast, instead of waking the client once more. Held messages are sent before anything
+ * else is, so the order of messages on the wire never changes; only the moment does.
  */
 
 import { PendingRequests } from '@mcprt/base';
@@ -35,6 +40,9 @@ export interface Dispatcher {
 
 let nextPeerId = 1;
 
+/** How long `notifySoon` may hold a notification (ADR 0019). */
+export const NOTIFY_SOON_MS = 1;
+
 export class RpcPeer {
   readonly id = nextPeerId++;
   initialized = false;
@@ -45,6 +53,9 @@ export class RpcPeer {
   private readonly incoming = new Map<RequestId, AbortController>();
   /** Server→client requests awaiting the client's answer (ids from 0, as Codex's). */
   private readonly pending = new PendingRequests({ firstId: 0 });
+  /** Notifications held by `notifySoon`, in order, and the timer that sends them. */
+  private held: Record<string, unknown>[] = [];
+  private heldTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly io: PeerIo,
@@ -127,6 +138,17 @@ export class RpcPeer {
     this.write({ method, params, emittedAtMs: Date.now() });
   }
 
+  /**
+   * A notification that may wait up to `NOTIFY_SOON_MS` for the next message, to leave in the
+   * same write (`emittedAtMs` stays the moment it was emitted). Anything sent meanwhile sends it
+   * first.
+   */
+  notifySoon(method: string, params: unknown): void {
+    if (this.closed) return;
+    this.held.push({ method, params, emittedAtMs: Date.now() });
+    this.heldTimer ??= setTimeout(() => this.sendHeld(), NOTIFY_SOON_MS);
+  }
+
   /** Send a server→client request and wait for the client's answer. */
   request(method: string, params: unknown): Promise<unknown> {
     return this.requestWithId(method, params).response;
@@ -143,6 +165,8 @@ export class RpcPeer {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    clearTimeout(this.heldTimer);
+    this.held = [];
     for (const controller of this.incoming.values()) controller.abort();
     this.incoming.clear();
     this.pending.rejectAll(() => new Error('client connection closed'));
@@ -174,8 +198,21 @@ export class RpcPeer {
     this.write({ id, error: protocolError.toJSON() });
   }
 
+  private sendHeld(): void {
+    clearTimeout(this.heldTimer);
+    this.heldTimer = undefined;
+    const held = this.held;
+    this.held = [];
+    for (const message of held) this.send(message);
+  }
+
   private write(message: Record<string, unknown>): void {
     if (this.closed) return;
+    if (this.held.length > 0) this.sendHeld();
+    this.send(message);
+  }
+
+  private send(message: Record<string, unknown>): void {
     const body = this.jsonrpc ? { jsonrpc: '2.0', ...message } : message;
     this.io.send(JSON.stringify(body));
   }

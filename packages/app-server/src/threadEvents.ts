@@ -60,8 +60,9 @@ export function startupNotification(e: StartupStatusEvent) {
 
 /** Forward tool-call events of `session` to `peer`. */
 export function forwardToolCalls(session: Session, peer: RpcPeer): void {
+  // `item/started` may wait a millisecond for the call's completion, to share its write (ADR 0019).
   session.on('toolCallStarted', (e) =>
-    peer.notify('item/started', {
+    peer.notifySoon('item/started', {
       threadId: e.threadId,
       turnId: e.id,
       item: toolCallItem(e),

@@ -2,10 +2,8 @@
  * The app-server over stdio: one JSONL message per line on stdin, one per line on stdout.
  * Logs go to stderr. Ends (and shuts down every thread) when stdin closes. The connection is
  * privileged (it belongs to the process that started the app-server): see `AppServer.attach`.
- * Messages written in the same tick are coalesced into one write (fewer syscalls per tool call).
+ * Messages sent in the same tick are coalesced into one write (fewer syscalls per tool call).
  */
-
-import type { Writable } from 'node:stream';
 
 import { LineFramer } from '@mcprt/base';
 
@@ -17,22 +15,20 @@ export function serveStdio(
   output: NodeJS.WritableStream = process.stdout,
 ): Promise<void> {
   return new Promise((resolve) => {
-    // Messages written in one tick (e.g. `item/completed` and the response of a tool call) go out
-    // in one write: cork on the first, uncork once the tick's work is done.
-    const corkable = output as Partial<Writable>;
-    let corked = false;
+    // Messages sent in one tick (e.g. `item/completed` and the response of a tool call) go out
+    // in one `write` of one string: a pipe write wakes the reader, and is the largest single cost
+    // of a call on the app-server's side (docs/performance.md), so it is paid once per tick.
+    let queued: string[] = [];
+    const flush = () => {
+      const texts = queued;
+      queued = [];
+      output.write(texts.length === 1 ? texts[0]! : texts.join(''));
+    };
     const peer = server.attach(
       {
         send: (text) => {
-          if (!corked && corkable.cork && corkable.uncork) {
-            corked = true;
-            corkable.cork.call(output);
-            process.nextTick(() => {
-              corked = false;
-              corkable.uncork!.call(output);
-            });
-          }
-          output.write(`${text}\n`);
+          if (queued.length === 0) process.nextTick(flush);
+          queued.push(`${text}\n`);
         },
         close: () => undefined,
       },
