@@ -137,7 +137,7 @@ export const clientRequests = {
   'history/list': request(
     HistoryListParams,
     HistoryListResult,
-    'List recorded tool calls, newest first (mcprt extension).',
+    "List recorded tool calls, newest first (mcprt extension): those of the threads this connection started (a `threadId` it did not start is `thread not found`); only a privileged connection (the app-server's stdio, an in-process client) lists every thread's.",
   ),
   'environment/list': request(
     EnvironmentListParams,

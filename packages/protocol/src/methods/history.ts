@@ -9,7 +9,12 @@ export type HistoryCallStatus = z.infer<typeof HistoryCallStatus>;
 
 export const HistoryListParams = z
   .object({
-    threadId: z.string().nullish(),
+    threadId: z
+      .string()
+      .nullish()
+      .describe(
+        'Omitted: every thread this connection started (a privileged connection: every thread). A thread of another connection is `thread not found`.',
+      ),
     server: z.string().nullish(),
     environmentId: z
       .string()
