@@ -65,7 +65,13 @@ describe('toWireStatus', () => {
       startupStatus: 'ready',
       stderrTail: ['booted'],
       modelToolNames: { search: 'mcp__box__docs__search' },
+      protocolVersion: '2026-07-28',
     });
+  });
+
+  it('leaves protocolVersion out while no revision has been negotiated', () => {
+    const starting = status({ connectionStatus: 'starting', protocolVersion: null, tools: [] });
+    expect(toWireStatus(starting, 'full', true)).not.toHaveProperty('protocolVersion');
   });
 
   it('leaves resources out for toolsAndAuthOnly and the runtime status out without a live thread', () => {

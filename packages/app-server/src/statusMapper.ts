@@ -1,6 +1,7 @@
 /**
  * Runtime `ServerStatus` → Codex's `McpServerStatus` wire item (plus mcprt's extras:
- * execution environment, startup status, stderr tail, model-visible tool names). `detail:
+ * execution environment, startup status, stderr tail, model-visible tool names, the negotiated
+ * MCP protocol revision — absent while not connected). `detail:
  * "toolsAndAuthOnly"` leaves resources and templates empty, as Codex does.
  */
 
@@ -40,6 +41,7 @@ export function toWireStatus(s: ServerStatus, detail: StatusDetail, live: boolea
     startupStatus: s.startupStatus,
     stderrTail: [...s.stderrTail],
     modelToolNames,
+    ...(s.protocolVersion !== null ? { protocolVersion: s.protocolVersion } : {}),
   };
 }
 

@@ -33,7 +33,7 @@ Commands:
                                    the TUI, on an in-process or a remote app-server
   status [--json]                  start every server, print status by environment, exit
   mcp list [--json]                list configured servers
-  mcp get <name> [--environment <id>] [--json]
+  mcp get <name> [--environment <id>] [--json] [--status]
   mcp add <name> [--env K=V]... [--environment <id>] (--url URL [--bearer-token-env-var VAR] | -- CMD ARGS...)
   mcp remove <name> [--environment <id>]
   mcp login <name> [--environment <id>] [--scopes a,b] [--no-browser]

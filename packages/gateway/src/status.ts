@@ -32,6 +32,7 @@ export function statusDocument(session: Session, loginCommand: LoginCommand): st
     startupStatus: s.startupStatus,
     connectionStatus: s.connectionStatus,
     authStatus: s.authStatus,
+    protocolVersion: s.protocolVersion,
     error: s.error,
     tools: s.tools.length,
     login: needsLogin(s) ? loginCommand(s.scope) : null,

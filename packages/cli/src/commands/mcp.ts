@@ -1,6 +1,8 @@
 /**
  * `mcprt mcp list|get|add|remove`: read and edit the registrations in `config.toml` without
- * starting any server. Edits keep comments and unrelated content (the config module's editor).
+ * starting any server — except `mcp get --status`, which starts that one registration to show its
+ * live state and negotiated MCP protocol revision. Edits keep comments and unrelated content (the
+ * config module's editor).
  */
 
 import type { McprtConfig, RegistrationScope } from '@mcprt/runtime';
@@ -14,8 +16,9 @@ import {
   renderServerDetails,
   serverJson,
 } from '../format/configView.js';
+import { liveStatusJson, renderLiveStatus } from '../format/statusView.js';
 import type { Io } from '../io.js';
-import { configFile, readConfig } from '../runtime.js';
+import { configFile, openRuntime, readConfig } from '../runtime.js';
 import { loginCommand, logoutCommand } from './login.js';
 
 export async function mcpCommand(
@@ -84,15 +87,15 @@ function notFound(name: string, environmentId: string | undefined): string {
     : `No MCP server named '${name}' found in environment \`${environmentId}\`.`;
 }
 
-function get(argv: readonly string[], globals: GlobalOptions, io: Io): number {
+async function get(argv: readonly string[], globals: GlobalOptions, io: Io): Promise<number> {
   const { values, positionals } = parse(
     argv,
-    { json: { type: 'boolean' }, environment: { type: 'string' } },
+    { json: { type: 'boolean' }, environment: { type: 'string' }, status: { type: 'boolean' } },
     'mcp get',
   );
   const name = positionals[0];
   if (name === undefined || positionals.length > 1)
-    throw new UsageError('usage: mcprt mcp get <name> [--environment <id>] [--json]');
+    throw new UsageError('usage: mcprt mcp get <name> [--environment <id>] [--json] [--status]');
   const config = readConfig(globals, io);
   const found = findServer(config, name, values.environment);
   if (!found) {
@@ -100,7 +103,10 @@ function get(argv: readonly string[], globals: GlobalOptions, io: Io): number {
     return 1;
   }
   if ('transport' in found) {
-    io.out(values.json ? JSON.stringify(serverJson(found), null, 2) : renderServerDetails(found));
+    const live = values.status ? await liveStatus(found.scope, globals, io) : null;
+    if (values.json)
+      io.out(JSON.stringify({ ...serverJson(found), ...(live ? { status: live } : {}) }, null, 2));
+    else io.out(renderServerDetails(found) + (live ? renderLiveStatus(live) : ''));
     return 0;
   }
   if (values.json) io.out(JSON.stringify(invalidJson(found), null, 2));
@@ -109,6 +115,17 @@ function get(argv: readonly string[], globals: GlobalOptions, io: Io): number {
       `${found.scope.name}: invalid\n${found.diagnostics.map((d) => `  ${d.message}`).join('\n')}\n`,
     );
   return 1;
+}
+
+/** `mcp get --status`: start only this registration, wait until it settled, then stop it. */
+async function liveStatus(scope: RegistrationScope, globals: GlobalOptions, io: Io) {
+  const runtime = openRuntime(globals, io);
+  try {
+    const session = runtime.startSession({ cwd: process.cwd(), lazy: true });
+    return liveStatusJson(await session.connect(scope.name, scope.environmentId));
+  } finally {
+    await runtime.close();
+  }
 }
 
 function add(argv: readonly string[], globals: GlobalOptions, io: Io): number {

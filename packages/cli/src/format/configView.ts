@@ -39,6 +39,7 @@ export function serverJson(s: ServerConfig) {
           },
     startupTimeoutSec: s.startupTimeoutMs / 1000,
     toolTimeoutSec: s.toolTimeoutMs / 1000,
+    protocolVersion: s.protocolVersion,
     enabledTools: s.enabledTools,
     disabledTools: s.disabledTools,
     location: `${s.location.file}:${s.location.line}:${s.location.column}`,
@@ -161,6 +162,7 @@ export function renderServerDetails(s: ServerConfig): string {
   lines.push(
     `  startup_timeout_sec: ${s.startupTimeoutMs / 1000}`,
     `  tool_timeout_sec: ${s.toolTimeoutMs / 1000}`,
+    `  protocol_version: ${s.protocolVersion}`,
   );
   if (s.enabledTools) lines.push(`  enabled_tools: ${s.enabledTools.join(', ')}`);
   if (s.disabledTools) lines.push(`  disabled_tools: ${s.disabledTools.join(', ')}`);

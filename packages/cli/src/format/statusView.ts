@@ -1,8 +1,9 @@
 /**
  * `mcprt status` as text: the `/mcp` view model of `@mcprt/tui/mcpStatus` (the TUI's own) over
  * the runtime's status records — one line per registration, grouped by registration scope
- * (thread-wide first, then each environment in thread order), `• name@env: label (N tools)`,
- * with the error and the stderr tail of failed servers underneath.
+ * (thread-wide first, then each environment in thread order), `• name@env: label (N tools)
+ * [MCP 2026-07-28]` (the negotiated protocol revision), with the error and the stderr tail of
+ * failed servers underneath. Also the live part of `mcp get --status`.
  */
 
 import type { ServerStatus } from '@mcprt/runtime';
@@ -48,7 +49,8 @@ export function renderStatusView(
 
 function renderLine(s: ServerStatus, stderrLines: number): string[] {
   const { name, suffix } = rowSummary(statusRow(s));
-  const lines = [`  • ${name}${suffix}`];
+  const revision = s.protocolVersion !== null ? ` [MCP ${s.protocolVersion}]` : '';
+  const lines = [`  • ${name}${suffix}${revision}`];
   if (s.error && s.connectionStatus !== 'connected') {
     for (const line of s.error.split('\n')) lines.push(`      ${line}`);
     const tail = s.stderrTail.filter((l) => l.trim() !== '').slice(-stderrLines);
@@ -59,4 +61,27 @@ function renderLine(s: ServerStatus, stderrLines: number): string[] {
     }
   }
   return lines;
+}
+
+/** The live part of `mcp get --status --json`. */
+export function liveStatusJson(s: ServerStatus) {
+  return {
+    connectionStatus: s.connectionStatus,
+    protocolVersion: s.protocolVersion,
+    serverInfo: s.serverInfo,
+    tools: s.tools.length,
+    error: s.error,
+  };
+}
+
+/** The live part of `mcp get --status` as text, after the configured settings. */
+export function renderLiveStatus(live: ReturnType<typeof liveStatusJson>): string {
+  const lines = [
+    `  status: ${connectionLabel(live.connectionStatus)}`,
+    `  negotiated protocol: ${live.protocolVersion ?? '-'}`,
+  ];
+  if (live.serverInfo) lines.push(`  server: ${live.serverInfo.name} ${live.serverInfo.version}`);
+  if (live.connectionStatus === 'connected') lines.push(`  tools: ${live.tools}`);
+  if (live.error) lines.push(`  error: ${live.error}`);
+  return `${lines.join('\n')}\n`;
 }

@@ -116,6 +116,12 @@ export const McpServerStatus = z
       .record(z.string(), z.string())
       .optional()
       .describe('mcprt: raw MCP tool name -> model-visible tool name (≤ 64 characters).'),
+    protocolVersion: z
+      .string()
+      .optional()
+      .describe(
+        'mcprt: the MCP protocol revision negotiated with the server (`2026-07-28` after `server/discover`, `2025-11-25` or older after `initialize`); absent while not connected.',
+      ),
   })
   .meta({ id: 'McpServerStatus' });
 export type McpServerStatus = z.infer<typeof McpServerStatus>;

@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import type { McprtConfig } from '../config/types.js';
 import type { ElicitationHandler, ElicitationRequest } from '../elicitation/types.js';
 import type { EnvironmentRegistry } from '../environments/registry.js';
-import { SessionClosedError } from '../errors.js';
+import { ServerUnavailableError, SessionClosedError } from '../errors.js';
 import type { InventoryTool } from '../inventory/inventory.js';
 import { SessionSandbox } from '../sandbox/sessionSandbox.js';
 import type { RegistrationScope } from '../scope.js';
@@ -150,6 +150,20 @@ export class Session extends SessionRequests {
   status(server: string, environmentId?: string | null): ServerStatus {
     const reg = this.registrations.get(this.resolve(server, environmentId));
     return collectStatus(reg, this.registrations.inventory().forScope(reg.scope), this.ctx.auth);
+  }
+
+  /**
+   * Start one registration (routed by `(server, environmentId?)` as a request is) and wait until
+   * its startup settled; its status then. A server that fails to start is a status, not an
+   * error; an unknown server or environment throws as for any request.
+   */
+  async connect(server: string, environmentId?: string | null): Promise<ServerStatus> {
+    try {
+      await this.router.live(server, environmentId);
+    } catch (error) {
+      if (!(error instanceof ServerUnavailableError)) throw error;
+    }
+    return this.status(server, environmentId);
   }
 
   /** Model-visible tools of every connected registration. */

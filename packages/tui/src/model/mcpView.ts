@@ -1,8 +1,9 @@
 /**
  * `/mcp` and `/mcp verbose` as lines. Compact (Codex's `toolsAndAuthOnly`): one line per
  * registration, `• name@env: label (N tools)` (bare `name` for thread-wide), grouped by
- * registration scope. Verbose adds auth, tools (and their model-visible names), resources,
- * templates, and for servers that are not connected the cause and the stderr tail.
+ * registration scope. Verbose adds the negotiated MCP protocol revision, auth, tools (and their
+ * model-visible names), resources, templates, and for servers that are not connected the cause
+ * and the stderr tail.
  */
 
 import type { McpAuthStatus, McpServerStatus } from '@mcprt/protocol';
@@ -119,6 +120,7 @@ function details(r: Registration, ctx: McpViewContext): Line[] {
   if (s?.executionEnvironmentId !== undefined && s.executionEnvironmentId !== scopeEnv)
     field('Runs in', s.executionEnvironmentId);
   if (s?.serverInfo) field('Server', `${s.serverInfo.name} ${s.serverInfo.version}`.trim());
+  if (s?.protocolVersion !== undefined) field('Protocol', `MCP ${s.protocolVersion}`);
   if (s) field('Auth', AUTH_LABELS[s.authStatus]);
   if (statusLabel(r) === 'authentication required') {
     const env = r.environmentId === null ? '' : ` --environment ${r.environmentId}`;
