@@ -29,6 +29,8 @@ import { verdict, verdictLine } from './conformance/verdict.mjs';
 
 const REPO_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const DEFAULT_CLIENT = 'node test/conformance/client.mjs';
+/** More failures than this are not a loaded machine: --retry leaves them failed. */
+const MAX_RETRIES = 2;
 /** The protocol revisions the default framework (0.1.16) knows for --spec-version. */
 const DEFAULT_FRAMEWORK_SPEC_VERSIONS = [
   '2025-03-26',
@@ -53,11 +55,17 @@ const USAGE = `Usage: npm run conformance -- [options] [scenario ...]
   --requirements R        exactly what revision R requires of a client (requirements/R.yaml of
                           the framework), each at R's wire; the set's not-scored scenarios also
                           run and are reported, but do not decide the exit status
+  --scored-only           with --requirements: leave the set's not-scored scenarios out
   --strict                no vacuous pass: a scenario without any SUCCESS check fails (and
                           auth/resource-mismatch without the client fetching the PRM)
   -j, --jobs N            scenarios at a time (default 4; 1 for timing-sensitive runs)
   -t, --timeout MS        per-scenario client timeout given to the framework (default 30000)
   -o, --out DIR           keep results here (default: a fresh temporary folder, printed)
+  -r, --retry             re-run a failed scenario once more, alone, when at most ${MAX_RETRIES}
+                          failed (timing-sensitive scenarios such as sse-retry can miss their
+                          window on a loaded machine); its line then says \`retried-alone\`
+                          and the first run's verdict is printed as \`retried <scenario> alone
+                          after: …\`
   -v, --verbose           print the FAILURE/WARNING checks of each failing scenario
   -l, --list              list the client scenarios (of --spec-version / --requirements) and exit
 
@@ -73,11 +81,13 @@ function options(argv) {
       version: { type: 'string' },
       'spec-version': { type: 'string' },
       requirements: { type: 'string' },
+      'scored-only': { type: 'boolean' },
       strict: { type: 'boolean' },
       jobs: { type: 'string', short: 'j' },
       timeout: { type: 'string', short: 't' },
       out: { type: 'string', short: 'o' },
       verbose: { type: 'boolean', short: 'v' },
+      retry: { type: 'boolean', short: 'r' },
       list: { type: 'boolean', short: 'l' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -98,6 +108,8 @@ function options(argv) {
     throw new UsageError(
       'give --requirements or scenario names, not both (a requirement set names the scenarios)',
     );
+  if (values['scored-only'] && values.requirements === undefined)
+    throw new UsageError('--scored-only needs --requirements (only a requirement set scores)');
   // Without a version: the default framework, unless what is asked for needs the newer one.
   const needsNewer =
     values.requirements !== undefined ||
@@ -114,11 +126,13 @@ function options(argv) {
     version,
     specVersion: values['spec-version'],
     requirements: values.requirements,
+    scoredOnly: values['scored-only'] === true,
     strict: values.strict === true,
     jobs: int('jobs', 4, 1),
     timeoutMs: int('timeout', 30_000, 1000),
     out: values.out,
     verbose: values.verbose === true,
+    retry: values.retry === true,
     scenarios: positionals,
   };
 }
@@ -165,6 +179,9 @@ function runScenario(tools, opts, scenario, specVersion, outDir) {
   return new Promise((resolve) => {
     const child = spawn(tools.node, args, {
       cwd: REPO_ROOT,
+      // Node 22 keeps the framework's compiled code here between scenarios (a third of its
+      // start-up); the client, on its own Node, ignores the variable before Node 22.1.
+      env: { ...process.env, NODE_COMPILE_CACHE: tools.compileCache },
       detached: true,
       stdio: ['ignore', fd, fd],
     });
@@ -213,6 +230,25 @@ function runScenario(tools, opts, scenario, specVersion, outDir) {
     child.once('error', () => finish(null));
     child.once('exit', (code, signal) => finish(signal ? null : code));
   });
+}
+
+/**
+ * --retry: each failed scenario once more, alone (one at a time), when at most MAX_RETRIES
+ * failed; its verdict is then the second run's, noted `retried-alone`. Returns the lines that
+ * say what the first runs were.
+ */
+async function retryAlone(tools, opts, work, verdicts, outDir) {
+  const failed = work.scenarios.filter((s) => !verdicts.get(s).pass);
+  if (failed.length === 0 || failed.length > MAX_RETRIES) return [];
+  const lines = [];
+  for (const s of failed) {
+    const first = verdicts.get(s);
+    console.error(`  re-running ${s} alone`);
+    const again = await runScenario(tools, opts, s, work.specVersion, join(outDir, 'retried'));
+    verdicts.set(s, { ...again, notes: [...again.notes, 'retried-alone'] });
+    lines.push(`retried ${s} alone after: ${verdictLine(s, first)}`);
+  }
+  return lines;
 }
 
 async function main(argv) {
@@ -266,6 +302,7 @@ async function main(argv) {
     }
   };
   await Promise.all(Array.from({ length: Math.min(opts.jobs, queue.length) }, worker));
+  const retried = opts.retry ? await retryAlone(tools, opts, work, verdicts, outDir) : [];
 
   let passed = 0;
   let failed = 0;
@@ -282,6 +319,7 @@ async function main(argv) {
     } else if (v.pass) passed += 1;
     else failed += 1;
   }
+  for (const line of retried) console.log(line);
   console.log(`${passed} passed, ${failed} failed`);
   if (work.notScored.size > 0)
     console.log(`not scored for ${opts.requirements}: ${extraRun} run, ${extraFailed} failed`);

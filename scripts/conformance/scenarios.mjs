@@ -78,8 +78,8 @@ export function plan(tools, opts) {
         `no client scenarios in requirement set ${opts.requirements}:\n${listing}`,
       );
     return {
-      scenarios: [...required, ...notScored.keys()],
-      notScored,
+      scenarios: opts.scoredOnly ? required : [...required, ...notScored.keys()],
+      notScored: opts.scoredOnly ? new Map() : notScored,
       specVersion: opts.requirements,
       listing,
     };

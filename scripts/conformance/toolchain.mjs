@@ -2,7 +2,8 @@
 // framework dies at import on Node 20) from the npm package `node-<platform>-<arch>@22`, and the
 // pinned `@modelcontextprotocol/conformance` version, each installed once into its own folder.
 // An install goes into a fresh temporary folder that is then renamed into place, so concurrent
-// runs never see half an install (the loser of a race throws its copy away).
+// runs never see half an install (the loser of a race throws its copy away). Node 22's compile
+// cache for the framework lives beside them (`compile-cache/`).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -79,7 +80,8 @@ function nodeMajor(bin) {
 
 /**
  * Node 22 and the framework `version`, installed on first use.
- * @returns {{ node: string, framework: string, packageDir: string, version: string }}
+ * @returns {{ node: string, framework: string, packageDir: string, version: string,
+ *   compileCache: string }}
  */
 export function ensureToolchain(version, { log = () => {}, env = process.env } = {}) {
   const root = cacheRoot(env);
@@ -103,7 +105,7 @@ export function ensureToolchain(version, { log = () => {}, env = process.env } =
     throw new ToolchainError(
       `@modelcontextprotocol/conformance@${version} is not in ${packageDir}`,
     );
-  return { node, framework, packageDir, version };
+  return { node, framework, packageDir, version, compileCache: join(root, 'compile-cache') };
 }
 
 function installedVersion(packageDir) {
