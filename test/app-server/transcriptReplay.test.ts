@@ -321,9 +321,9 @@ const ALLOWLIST: readonly Allowance[] = [
   },
   {
     reason:
-      'mcprt extras on McpServerStatus: execution environment, startup status, stderr tail, model tool names',
+      'mcprt extras on McpServerStatus: execution environment, startup status, stderr tail, model tool names, negotiated protocol revision',
     method: 'mcpServerStatus/list',
-    path: /\.data\[[^\]]+\]\.(executionEnvironmentId|startupStatus|stderrTail|modelToolNames)$/,
+    path: /\.data\[[^\]]+\]\.(executionEnvironmentId|startupStatus|stderrTail|modelToolNames|protocolVersion)$/,
     kind: ['extra'],
   },
   {

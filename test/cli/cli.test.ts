@@ -265,10 +265,10 @@ describe('npm start (the bundled demo)', () => {
     });
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^thread-wide$/m);
-    expect(r.stdout).toMatch(/^ {2}• shared: connected \(9 tools\)$/m);
+    expect(r.stdout).toMatch(/^ {2}• shared: connected \(9 tools\) \[MCP 2025-11-25\]$/m);
     expect(r.stdout).toMatch(/^environment sandbox \(exec\)$/m);
-    expect(r.stdout).toMatch(/^ {2}• shared@sandbox: connected \(9 tools\)$/m);
-    expect(r.stdout).toMatch(/^ {2}• shared@buildbox: connected \(2 tools\)$/m);
+    expect(r.stdout).toMatch(/^ {2}• shared@sandbox: connected \(9 tools\) \[MCP 2025-11-25\]$/m);
+    expect(r.stdout).toMatch(/^ {2}• shared@buildbox: connected \(2 tools\) \[MCP 2025-11-25\]$/m);
     expect(r.stdout).toMatch(/^ {2}• broken@buildbox: failed$/m);
     expect(r.stdout).toContain('MCP client for `broken@buildbox` failed to start');
   });
