@@ -8,7 +8,8 @@
 // outside the repository on first use (scripts/conformance/toolchain.mjs).
 //
 // Output: one line per scenario, `PASS <scenario> (0 checks failed)` or
-// `FAIL <scenario> (<n> checks failed)[ warnings=<w>][ client-exit=<c>][ timeout][ vacuous]`, then
+// `FAIL <scenario> (<n> checks failed)[ warnings=<w>][ client-exit=<c>][ timeout][ vacuous]`
+// (`[ retried-alone]` with --retry, plus a `retried <scenario> alone after: …` line), then
 // `N passed, M failed`. Exit status 0 iff every scored scenario passed; 2 for usage errors.
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, cpSync, mkdirSync, mkdtempSync, openSync } from 'node:fs';
