@@ -1,9 +1,11 @@
 /**
  * One live MCP connection for one registration scope: connects (client and transport from
- * mcpClient.ts; the handshake, 2026 probe included, from protocolVersion.ts), takes the first
- * listings under the startup timeout, then keeps the inventory current (inventorySync.ts), relays
- * elicitation (elicitationBridge.ts), pings (health.ts), and forwards tool calls, resource reads,
- * prompts and skills (skills.ts) with the configured tool timeout.
+ * mcpClient.ts; the handshake, 2026 probe included, from protocolVersion.ts; which handshake
+ * each attempt uses, the scope's remembered revision and the retries from connectRoute.ts),
+ * takes the first listings under the startup timeout, then keeps the inventory current
+ * (inventorySync.ts; on 2026-07-28 through a `subscriptions/listen` stream, changeStream.ts),
+ * relays elicitation (elicitationBridge.ts), pings (health.ts), and forwards tool calls, resource
+ * reads, prompts and skills (skills.ts) with the configured tool timeout.
  * Startup failures become typed `StartupFailure`s with Codex's texts; request failures become
  * `McpRequestError`s (requestErrors.ts); results are the runtime's own types (mcpTypes.ts).
  */
@@ -16,6 +18,9 @@ import type { ExecutionEnvironment } from '../environments/types.js';
 import { scopeLabel } from '../scope.js';
 import type { LaunchPlan } from '../launch/plan.js';
 import { StdioProcessTransport } from '../launch/stdioTransport.js';
+import { ChangeStream, changeFilter } from './changeStream.js';
+import type { ConnectRoute } from './connectRoute.js';
+import { firstRoute, nextRoute, recordVerdict } from './connectRoute.js';
 import { bridgeElicitation } from './elicitationBridge.js';
 import { startHealthCheck } from './health.js';
 import { InventorySync } from './inventorySync.js';
@@ -35,11 +40,14 @@ import type {
 } from './mcpTypes.js';
 import type { McpRequestError } from './requestErrors.js';
 import { requestFailureKind, translateRequestError } from './requestErrors.js';
-import { handshake } from './protocolVersion.js';
+import { describeRefusal } from './protocolRefusal.js';
+import { handshake, versionNegotiation } from './protocolVersion.js';
+import type { VerdictSlot } from './revisionVerdicts.js';
 import { ServerSkills } from './skills.js';
 import { describeStartupFailure, StartupFailure } from './startupErrors.js';
 import type { RequestLimits } from './timeouts.js';
 import { clampMs, requestOptions } from './timeouts.js';
+import { listWhole } from './wholeList.js';
 
 export interface ConnectionListener {
   /** Tools, resources or templates changed after startup (server sent `list_changed`). */
@@ -59,8 +67,10 @@ export interface CallOptions {
 }
 
 export class ServerConnection {
-  private readonly client: Client;
+  /** The client of the current connection attempt (a new one per attempt). */
+  private client: Client;
   private readonly inventory: InventorySync;
+  private changes: ChangeStream | undefined;
   private transport: Transport | undefined;
   private closing = false;
   private healthFailure: string | null = null;
@@ -77,9 +87,10 @@ export class ServerConnection {
     private readonly listener: ConnectionListener,
     /** OAuth for HTTP transports (none: only static headers). */
     private readonly auth?: ConnectionAuth,
+    /** The scope's remembered protocol revision (revisionVerdicts.ts). */
+    private readonly verdict?: VerdictSlot,
   ) {
-    this.client = createClient(config);
-    bridgeElicitation(this.client, (request) => this.listener.onElicitation(request));
+    this.client = this.newClient(versionNegotiation(config));
     this.inventory = new InventorySync(
       {
         fetchPage: async (method, cursor, limits) =>
@@ -87,13 +98,10 @@ export class ServerConnection {
             { method, params: cursor === undefined ? {} : { cursor } },
             requestOptions(limits),
           )) as Readonly<Record<string, unknown>>,
-        // 2026-07-28: the SDK's own listing fills its tools/list cache (SEP-2243 `Mcp-Param-*`
-        // mirroring reads it) and drops tools whose `x-mcp-header` declarations are invalid.
-        whole: (kind, limits) =>
-          kind === 'tools' && this.client.getProtocolEra() === 'modern'
-            ? this.client
-                .listTools(undefined, { ...requestOptions(limits), cacheMode: 'refresh' })
-                .then((r) => r.tools)
+        // 2026-07-28: the SDK's own listing and response cache (wholeList.ts).
+        whole: (kind, limits, refresh) =>
+          this.client.getProtocolEra() === 'modern'
+            ? listWhole(this.client, kind, limits, refresh)
             : null,
       },
       () => this.capabilities,
@@ -140,6 +148,14 @@ export class ServerConnection {
     return this.inventory.resourceTemplates;
   }
 
+  /**
+   * The inventory is about to be used: tools listed with a `ttlMs` that has passed are listed
+   * again in the background (`onInventoryChanged` when they differ).
+   */
+  revalidate(): void {
+    if (this.readyFlag && !this.closing) this.inventory.revalidate();
+  }
+
   /** Last stderr lines of a stdio server (empty for HTTP). */
   stderrTail(): string[] {
     return this.transport instanceof StdioProcessTransport ? this.transport.stderr.snapshot() : [];
@@ -156,43 +172,94 @@ export class ServerConnection {
 
   /**
    * Connect, initialize and take the first inventory. Each phase is bounded by the startup
-   * timeout (as in Codex). Throws `StartupFailure` with a message for people.
+   * timeout (as in Codex). An attempt that failed may be followed by another (connectRoute.ts:
+   * a remembered revision refused, a stdio server that exited on the probe). Throws
+   * `StartupFailure` with a message for people.
    */
   async start(signal: AbortSignal): Promise<void> {
     const timeoutMs = clampMs(this.config.startupTimeoutMs);
+    let route = firstRoute(this.config, this.verdict);
     try {
-      this.transport = buildTransport(this.config, this.environment, this.plan, this.auth);
-      const abort = () => void this.close();
-      signal.addEventListener('abort', abort, { once: true });
-      try {
-        const transport = this.transport;
-        await handshake(timeoutMs, signal, (handshakeSignal) =>
-          this.client.connect(transport, { timeout: timeoutMs, signal: handshakeSignal }),
-        );
-        this.follow();
-        await this.inventory.refresh({ timeoutMs, signal });
-      } finally {
-        signal.removeEventListener('abort', abort);
+      for (;;) {
+        try {
+          await this.attempt(route, timeoutMs, signal);
+          break;
+        } catch (error) {
+          if (signal.aborted) throw error;
+          await this.settleExit(error);
+          const next = nextRoute(this.config, route, error, this.exitInfo !== undefined);
+          if (next === null) throw error;
+          if (route.remembered) this.verdict?.forget();
+          await this.discard();
+          route = next;
+        }
       }
       if (signal.aborted) throw new StartupFailure('cancelled', 'MCP startup cancelled');
+      if (route.records && this.verdict) recordVerdict(this.verdict, this.client);
       this.readyFlag = true;
     } catch (error) {
-      // A pipe error (EPIPE, closed stream) usually means the process is exiting: give it a
-      // moment so the failure can name the exit status and stderr instead of the pipe.
-      const code = (error as { code?: unknown } | null)?.code;
-      if (
-        !signal.aborted &&
-        code !== 'REQUEST_TIMEOUT' &&
-        this.transport instanceof StdioProcessTransport
-      ) {
-        await this.transport.waitForExit(1000);
-      }
       const failure = signal.aborted
         ? new StartupFailure('cancelled', 'MCP startup cancelled')
         : describeStartupFailure(this.config, error, this.transport);
       await this.close();
       throw failure;
     }
+  }
+
+  /** One connection attempt: a new client and transport, the handshake, the first listings. */
+  private async attempt(route: ConnectRoute, timeoutMs: number, signal: AbortSignal) {
+    const client = (this.client = this.newClient(route.negotiation));
+    const transport = (this.transport = buildTransport(
+      this.config,
+      this.environment,
+      this.plan,
+      this.auth,
+    ));
+    const abort = () => void this.close();
+    signal.addEventListener('abort', abort, { once: true });
+    try {
+      await handshake(timeoutMs, signal, (handshakeSignal) =>
+        client.connect(transport, {
+          timeout: timeoutMs,
+          signal: handshakeSignal,
+          ...(route.prior ? { prior: route.prior } : {}),
+        }),
+      );
+      this.follow(timeoutMs);
+      await Promise.all([this.inventory.refresh({ timeoutMs, signal }), this.changes?.start()]);
+    } finally {
+      signal.removeEventListener('abort', abort);
+    }
+  }
+
+  /** A pipe error means the process is exiting: wait so the failure can name the exit. */
+  private async settleExit(error: unknown): Promise<void> {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (
+      code !== 'REQUEST_TIMEOUT' &&
+      this.transport instanceof StdioProcessTransport &&
+      describeRefusal(this.config, error) === null
+    ) {
+      await this.transport.waitForExit(1000);
+    }
+  }
+
+  /** Drop a failed attempt's client, transport (its process) and followers. */
+  private async discard(): Promise<void> {
+    this.stopHealthCheck();
+    this.stopHealthCheck = () => undefined;
+    await this.changes?.stop();
+    this.changes = undefined;
+    await this.client.close().catch(() => undefined);
+    await this.transport?.close().catch(() => undefined);
+    this.ended = false;
+  }
+
+  /** A client whose elicitation requests reach the listener. */
+  private newClient(negotiation: ReturnType<typeof versionNegotiation>): Client {
+    const client = createClient(this.config, negotiation);
+    bridgeElicitation(client, (request) => this.listener.onElicitation(request));
+    return client;
   }
 
   /** `tools/call`; rejects with `McpRequestError` (a died server's says why it ended). */
@@ -257,6 +324,7 @@ export class ServerConnection {
     if (this.closing) return;
     this.closing = true;
     this.stopHealthCheck();
+    await this.changes?.stop();
     try {
       await this.client.close();
     } catch {
@@ -279,8 +347,11 @@ export class ServerConnection {
     return 'connection closed';
   }
 
-  /** After connect: follow list changes, health and the end of the connection. */
-  private follow(): void {
+  /**
+   * After connect: follow list changes (on 2026-07-28 a listen stream, opened with the first
+   * listings), health and the end of the connection.
+   */
+  private follow(timeoutMs: number): void {
     const interval = this.config.supervision?.healthCheckIntervalMs ?? null;
     if (interval !== null) {
       this.stopHealthCheck = startHealthCheck(this.client, interval, (reason) => {
@@ -293,9 +364,15 @@ export class ServerConnection {
     this.client.setNotificationHandler('notifications/tools/list_changed', changed);
     this.client.setNotificationHandler('notifications/resources/list_changed', changed);
     this.client.setNotificationHandler('notifications/prompts/list_changed', changed);
+    const filter =
+      this.client.getProtocolEra() === 'modern' ? changeFilter(this.capabilities) : null;
+    if (filter) {
+      this.changes = new ChangeStream(this.client, filter, { timeoutMs, onReopened: changed });
+    }
     const previousOnClose = this.client.onclose;
     this.client.onclose = () => {
       this.ended = true;
+      void this.changes?.stop();
       previousOnClose?.();
       if (!this.closing && this.readyFlag) this.listener.onClosed(this.closeReason());
     };

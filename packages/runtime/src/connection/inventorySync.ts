@@ -4,7 +4,11 @@
  * by one generic lister (duplicate cursors are an error), and `list_changed` notifications
  * trigger refreshes coalesced to one in flight plus one queued, so a flooding server cannot make
  * us list in a loop. Pages come from a `PageSource`, the one seam where a response cache stands
- * in front of the server.
+ * in front of the server: on 2026-07-28 the SDK's, which honours each result's `ttlMs` /
+ * `cacheScope` — a live listing within its ttl is served without a round trip. The tools copy
+ * kept here is refreshed at startup and on `list_changed`, and, when its listing carried a
+ * positive `ttlMs`, again in the background the first time it is needed after that ttl
+ * (`revalidate`). A `ttlMs` of 0 (the default) leaves it to `list_changed`.
  */
 
 import { Coalescer } from '@mcprt/base';
@@ -35,6 +39,9 @@ const LISTS = {
 } as const;
 
 export type ListKind = keyof typeof LISTS;
+
+/** After a failed background refresh of stale tools, how long until the next try. */
+const RETRY_STALE_MS = 5_000;
 export type ListMethod = (typeof LISTS)[ListKind]['method'];
 
 /** The item type of each list. */
@@ -52,14 +59,25 @@ export type PageFetcher = (
   limits: RequestLimits,
 ) => Promise<Readonly<Record<string, unknown>>>;
 
+/** A whole list and its freshness (`ttlMs`, 0 when none was sent). */
+export interface WholeList {
+  readonly items: readonly unknown[];
+  readonly ttlMs: number;
+}
+
 /**
- * Where pages come from: the server, page by page — or, for a list the SDK itself must see whole
- * (2026-07-28 tools: it caches them for `Mcp-Param-*` mirroring and drops invalid ones), the
- * SDK's own listing (`whole` returns null when it does not apply).
+ * Where pages come from: the server, page by page — or, on 2026-07-28, the SDK's own listing
+ * through its response cache (`refresh`: always ask the server; otherwise a fresh cached list is
+ * served; tools: it also keeps them for `Mcp-Param-*` mirroring and drops invalid ones). `whole`
+ * returns null when it does not apply.
  */
 export interface PageSource {
   readonly fetchPage: PageFetcher;
-  readonly whole?: (kind: ListKind, limits: RequestLimits) => Promise<readonly unknown[]> | null;
+  readonly whole?: (
+    kind: ListKind,
+    limits: RequestLimits,
+    refresh: boolean,
+  ) => Promise<WholeList> | null;
 }
 
 export class InventorySync {
@@ -69,6 +87,9 @@ export class InventorySync {
   /** Why the last resource listing failed (the server still serves its tools), or null. */
   resourcesError: string | null = null;
   private readonly refreshes: Coalescer;
+  private readonly toolRefreshes: Coalescer;
+  /** When the tools copy goes stale (its listing's positive `ttlMs`); undefined: never. */
+  private toolsStaleAt: number | undefined;
 
   constructor(
     private readonly source: PageSource,
@@ -84,14 +105,37 @@ export class InventorySync {
       if (follow.stopped()) return;
       await this.refresh(follow.limits()).then(follow.onChanged, () => undefined);
     });
+    this.toolRefreshes = new Coalescer(async () => {
+      if (follow.stopped()) return;
+      const before = JSON.stringify(this.tools);
+      try {
+        this.tools = await this.listAll('tools', follow.limits(), true);
+      } catch {
+        this.toolsStaleAt = Date.now() + RETRY_STALE_MS; // the copy is kept; asked again later
+        return;
+      }
+      if (JSON.stringify(this.tools) !== before) follow.onChanged();
+    });
   }
 
-  /** Every item of one list, page by page (none when the server lacks its capability). */
-  async listAll<K extends ListKind>(kind: K, limits: RequestLimits): Promise<ListItems[K][]> {
+  /**
+   * Every item of one list (none when the server lacks its capability): page by page, or the
+   * SDK's listing (`refresh`: never from its cache).
+   */
+  async listAll<K extends ListKind>(
+    kind: K,
+    limits: RequestLimits,
+    refresh = false,
+  ): Promise<ListItems[K][]> {
     const { method, field, capability } = LISTS[kind];
     if (!this.capabilities()?.[capability]) return [];
-    const whole = this.source.whole?.(kind, limits);
-    if (whole) return [...(await whole)] as ListItems[K][];
+    const whole = this.source.whole?.(kind, limits, refresh);
+    if (whole) {
+      const list = await whole;
+      if (kind === 'tools')
+        this.toolsStaleAt = list.ttlMs > 0 ? Date.now() + list.ttlMs : undefined;
+      return [...list.items] as ListItems[K][];
+    }
     return collectPages(method, async (cursor) => {
       const page = await this.source.fetchPage(method, cursor, limits);
       const next = page['nextCursor'];
@@ -105,12 +149,12 @@ export class InventorySync {
   /** Take every list the server's capabilities offer. Throws when the tools cannot be listed. */
   async refresh(limits: RequestLimits): Promise<void> {
     const caps = this.capabilities() ?? {};
-    this.tools = caps['tools'] ? await this.listAll('tools', limits) : [];
+    this.tools = caps['tools'] ? await this.listAll('tools', limits, true) : [];
     if (caps['resources']) {
       // Resources are optional extras: a server whose listing fails still serves its tools.
       const [resources, templates] = await Promise.allSettled([
-        this.listAll('resources', limits),
-        this.listAll('resourceTemplates', limits),
+        this.listAll('resources', limits, true),
+        this.listAll('resourceTemplates', limits, true),
       ]);
       this.resources = resources.status === 'fulfilled' ? resources.value : [];
       this.resourceTemplates = templates.status === 'fulfilled' ? templates.value : [];
@@ -126,6 +170,17 @@ export class InventorySync {
   /** The server said a list changed: refresh (coalesced), then tell `onChanged`. */
   listChanged(): void {
     void this.refreshes.run();
+  }
+
+  /**
+   * The tools copy is needed: past its listing's `ttlMs`, take the list again in the background
+   * (coalesced; `onChanged` when it differs). True when a refresh was started.
+   */
+  revalidate(): boolean {
+    if (this.toolsStaleAt === undefined || Date.now() < this.toolsStaleAt) return false;
+    this.toolsStaleAt = undefined;
+    void this.toolRefreshes.run();
+    return true;
   }
 }
 

@@ -6,7 +6,12 @@
  * the SDK takes for a connection is decided here and nowhere else.
  */
 
-import type { FetchLike, Implementation, Transport } from '@modelcontextprotocol/client';
+import type {
+  FetchLike,
+  Implementation,
+  Transport,
+  VersionNegotiationOptions,
+} from '@modelcontextprotocol/client';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
 import type { TransportAuth } from '../auth/transportAuth.js';
@@ -14,6 +19,7 @@ import type { ServerConfig } from '../config/types.js';
 import type { ExecutionEnvironment } from '../environments/types.js';
 import type { LaunchPlan } from '../launch/plan.js';
 import { StdioProcessTransport } from '../launch/stdioTransport.js';
+import { MAX_PAGES } from './paging.js';
 import { versionNegotiation } from './protocolVersion.js';
 
 export const CLIENT_INFO: Implementation = { name: 'mcprt', title: 'mcprt', version: '0.1.0' };
@@ -31,16 +37,21 @@ export interface ConnectionAuth {
 export const MAX_INPUT_REQUIRED_ROUNDS = 10;
 
 /**
- * The SDK client of one connection: form and URL elicitation (form defaults applied; on
+ * The SDK client of one connection attempt: form and URL elicitation (form defaults applied; on
  * 2026-07-28 also the elicitations embedded in input-required results, answered through the same
- * handler and bounded by {@link MAX_INPUT_REQUIRED_ROUNDS}), and the protocol revision
- * negotiated as `protocol_version` says (protocolVersion.ts).
+ * handler and bounded by {@link MAX_INPUT_REQUIRED_ROUNDS}), the protocol revision negotiated as
+ * `protocol_version` says (protocolVersion.ts) unless the attempt's route says otherwise
+ * (connectRoute.ts), and the SDK's whole-list walks allowed as many pages as ours (paging.ts).
  */
-export function createClient(config: ServerConfig): Client {
+export function createClient(
+  config: ServerConfig,
+  negotiation: VersionNegotiationOptions = versionNegotiation(config),
+): Client {
   return new Client(CLIENT_INFO, {
     capabilities: { elicitation: { form: { applyDefaults: true }, url: {} } },
-    versionNegotiation: versionNegotiation(config),
+    versionNegotiation: negotiation,
     inputRequired: { maxRounds: MAX_INPUT_REQUIRED_ROUNDS },
+    listMaxPages: MAX_PAGES,
   });
 }
 

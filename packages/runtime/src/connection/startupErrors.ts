@@ -1,7 +1,8 @@
 /**
  * Startup failure texts. Codex's forms are kept exactly (timed out / not logged in / failed to
- * start); the `{error}` part is made specific for stdio servers: a missing command, a process
- * that exited during initialize (with its exit status and stderr tail).
+ * start); the `{error}` part is made specific: a refused protocol revision (protocolRefusal.ts,
+ * before anything else — such a server often exits right after saying so), and for stdio servers
+ * a missing command or a process that exited during initialize (exit status and stderr tail).
  */
 
 import { InsufficientScopeError } from '@modelcontextprotocol/client';
@@ -10,6 +11,7 @@ import type { Transport } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../config/types.js';
 import { StdioProcessTransport } from '../launch/stdioTransport.js';
 import { scopeLabel } from '../scope.js';
+import { describeRefusal } from './protocolRefusal.js';
 
 export type StartupFailureKind =
   | 'timeout'
@@ -19,6 +21,7 @@ export type StartupFailureKind =
   | 'exited'
   | 'config'
   | 'protocol_error'
+  | 'protocol_version'
   | 'error';
 
 export class StartupFailure extends Error {
@@ -73,6 +76,8 @@ export function describeStartupFailure(
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: unknown } | null)?.code;
   const httpStatus = (error as { data?: { status?: unknown } } | null)?.data?.status;
+  const refusal = describeRefusal(config, error);
+  if (refusal) return failedToStart(config, refusal, 'protocol_version', error);
 
   if (transport instanceof StdioProcessTransport) {
     const spawnError = transport.startError as NodeJS.ErrnoException | undefined;

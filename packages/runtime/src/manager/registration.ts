@@ -8,6 +8,7 @@
 
 import type { ServerConfig } from '../config/types.js';
 import type { ConnectionAuth } from '../connection/mcpClient.js';
+import type { RevisionVerdicts } from '../connection/revisionVerdicts.js';
 import { ServerConnection } from '../connection/connection.js';
 import { failedToStart, StartupFailure } from '../connection/startupErrors.js';
 import type { ElicitationResponse, ServerElicitation } from '../elicitation/types.js';
@@ -40,6 +41,8 @@ export interface RegistrationContext {
   readonly isSelected: (environmentId: string) => boolean;
   /** OAuth credentials for HTTP transports. */
   readonly auth?: ConnectionAuth;
+  /** The protocol revision each scope negotiated (a restart does not probe again). */
+  readonly revisions?: RevisionVerdicts;
 }
 
 export class Registration {
@@ -212,6 +215,7 @@ export class Registration {
         onElicitation: (request: ServerElicitation) => this.hooks.onElicitation(this, request),
       },
       this.ctx.auth,
+      this.ctx.revisions?.slot(this.scope, this.identity),
     );
     this.attach(connection);
     try {

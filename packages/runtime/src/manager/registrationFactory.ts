@@ -7,6 +7,7 @@
  */
 
 import type { ConnectionAuth } from '../connection/mcpClient.js';
+import type { RevisionVerdicts } from '../connection/revisionVerdicts.js';
 import type { EnvironmentRegistry } from '../environments/registry.js';
 import type { ElicitationRelay } from './elicitations.js';
 import { Registration } from './registration.js';
@@ -20,6 +21,7 @@ export interface FactoryContext {
   readonly threadId: string;
   readonly processEnv: NodeJS.ProcessEnv;
   readonly auth?: ConnectionAuth | undefined;
+  readonly revisions?: RevisionVerdicts | undefined;
   /** The session's local cwd (also the default of environments without their own). */
   readonly cwd: string | null;
   readonly environments: readonly SessionEnvironment[];
@@ -43,6 +45,7 @@ export function registrationFactory(
         environments: registry,
         processEnv: ctx.processEnv,
         ...(ctx.auth ? { auth: ctx.auth } : {}),
+        ...(ctx.revisions ? { revisions: ctx.revisions } : {}),
         cwdFor,
         isSelected: (envId) => ctx.environments.some((e) => e.environmentId === envId),
       },

@@ -142,6 +142,8 @@ export class RegistrationSet {
 
   /** The tool inventory of the ready registrations (cached until something changes). */
   inventory(): ToolInventory {
+    // Tools whose `ttlMs` has passed are listed again (in the background; 2026-07-28).
+    for (const r of this.byKey.values()) r.live?.revalidate();
     this.inventoryCache ??= new ToolInventory(
       // The policy is the registration's current config (a reload updates it in place).
       this.values().flatMap((r) => {

@@ -14,6 +14,7 @@ import type { OAuthLoginOptions, PendingOAuthLogin, RuntimeOAuthOptions } from '
 import { loadConfig } from '../config/load.js';
 import { resolveConfigFile } from '../config/paths.js';
 import type { McprtConfig } from '../config/types.js';
+import { RevisionVerdicts } from '../connection/revisionVerdicts.js';
 import { EnvironmentRegistry } from '../environments/registry.js';
 import type { ExecutionEnvironment } from '../environments/types.js';
 import { SqliteHistoryStore } from '../history/sqliteStore.js';
@@ -49,6 +50,8 @@ export class Runtime {
   readonly history: SqliteHistoryStore | null;
   /** OAuth credentials, login and logout per registration scope (docs/auth.md). */
   readonly auth: RuntimeAuth;
+  /** The protocol revision each scope negotiated, for its next start (ADR 0018). */
+  readonly revisions = new RevisionVerdicts();
 
   constructor(
     config: McprtConfig,
@@ -73,6 +76,8 @@ export class Runtime {
     this.auth = new RuntimeAuth(config, home, options.oauth, this.processEnv);
     // A login (or logout) reaches running sessions: their registration of that scope reconnects.
     this.auth.onCredentialsChanged((scope) => {
+      // Another authorization context: what the server offered before is not reused.
+      this.revisions.forgetScope(scope);
       for (const session of this.sessions) void session.restartRegistration(scope);
     });
     this.history =
@@ -123,6 +128,7 @@ export class Runtime {
         processEnv: this.processEnv,
         history: this.history,
         auth: this.auth,
+        revisions: this.revisions,
         onClose: (s) => this.sessions.delete(s),
       },
       options,

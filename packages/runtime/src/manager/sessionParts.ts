@@ -53,6 +53,7 @@ export function assembleSession(input: SessionPartsInput): SessionParts {
       threadId,
       processEnv: ctx.processEnv,
       auth: ctx.auth,
+      revisions: ctx.revisions,
       cwd: input.options.cwd ?? null,
       environments,
       registrations: () => registrations,

@@ -4,6 +4,7 @@
  */
 
 import type { RuntimeAuth } from '../auth/runtimeAuth.js';
+import type { RevisionVerdicts } from '../connection/revisionVerdicts.js';
 import type { ElicitationHandler } from '../elicitation/types.js';
 import type { HistorySink } from '../history/types.js';
 import type { RegistrationScope } from '../scope.js';
@@ -61,4 +62,6 @@ export interface SessionContext {
   readonly onClose?: (session: Session) => void;
   /** OAuth credentials (HTTP transports authenticate with them; status shows `authStatus`). */
   readonly auth?: RuntimeAuth;
+  /** The protocol revision each scope negotiated, shared by the runtime's sessions. */
+  readonly revisions?: RevisionVerdicts;
 }
