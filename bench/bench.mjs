@@ -17,6 +17,7 @@ import { writeHome } from './lib/homes.mjs';
 import { BENCH_DIR, CLI, REPO_ROOT, RUNTIME_DIST, SCRATCH_PARENT } from './lib/paths.mjs';
 import { aggregate, evaluateTargets, renderReport, TARGET_LABELS } from './lib/report.mjs';
 import { runPeer } from './lib/runPeer.mjs';
+import { measureRevision2026, renderRevision2026 } from './revision2026.mjs';
 
 function parseArgs(argv) {
   const opts = { vsCodex: false, runs: 5, latRuns: 5, quick: false, keep: false };
@@ -224,6 +225,8 @@ async function main() {
   }
   log('inventory…');
   const inventory = await runPeer('inventory', {});
+  log('2026-07-28…');
+  const revision2026 = await measureRevision2026({ ...opts, scratch, calls, log });
 
   const summary = aggregate(records, inventory);
   const targetsMet = evaluateTargets(summary, fixtures, warmups);
@@ -238,6 +241,7 @@ async function main() {
     `\nmcprt bench — ${info.nproc} cores, ${info.memoryGb} GB, Node ${info.node}, load ${info.loadAverageAtStart.join(' ')} at start; ${durationSec} s\n`,
   );
   console.log(report);
+  console.log(`\n${renderRevision2026(revision2026)}`);
   if (codexProblem) console.log(`\n--vs-codex: Codex was not measured: ${codexProblem}`);
 
   const output = {
@@ -255,6 +259,7 @@ async function main() {
     summary,
     targets: targetsMet,
     records,
+    revision2026,
   };
   mkdirSync(dirname(opts.out), { recursive: true });
   writeFileSync(opts.out, await formatJson(output, opts.out));
@@ -262,7 +267,7 @@ async function main() {
   if (!opts.keep) rmSync(scratch, { recursive: true, force: true });
   else log(`scratch kept: ${scratch}`);
   if (codexProblem) process.exitCode = 3;
-  else if (summary.failures.length > 0) process.exitCode = 1;
+  else if (summary.failures.length + revision2026.summary.failures.length > 0) process.exitCode = 1;
 }
 
 /** Prettier-formatted JSON (the repository's format check covers bench/results too). */
