@@ -75,12 +75,12 @@ for (const transport of ['stdio', 'http'] as const) {
     });
 
     it('lists tools again once their ttlMs has passed and they are needed, not before', async () => {
-      const runtime = load(await server(transport, 'brief', ['--ttl-ms', '1500']));
+      const runtime = load(await server(transport, 'brief', ['--ttl-ms', '4000']));
       const session = runtime.startSession();
       await session.ready();
       session.tools();
       expect((await calls(session, 'brief'))['tools/list']).toBe(1);
-      await new Promise((r) => setTimeout(r, 1700));
+      await new Promise((r) => setTimeout(r, 4300));
       expect((await calls(session, 'brief'))['tools/list']).toBe(1);
       session.tools(); // needed after the ttl: listed again in the background
       let listed = 1;

@@ -146,7 +146,7 @@ describe('the revision each scope negotiated', () => {
       () =>
         session.status('strict').restartCount === 1 &&
         session.status('strict').connectionStatus === 'connected',
-      10_000,
+      30_000,
       'the restart',
     );
     expect(firsts()).toEqual(['server/discover', 'initialize', 'initialize']);
@@ -172,7 +172,7 @@ describe('the revision each scope negotiated', () => {
         () =>
           session.status(name).restartCount === 1 &&
           session.status(name).connectionStatus === 'connected',
-        10_000,
+        30_000,
         `${name} restarted`,
       );
       expect(session.status(name).protocolVersion).toBe('2026-07-28');
@@ -205,7 +205,7 @@ describe('the revision each scope negotiated', () => {
         () =>
           session.status('moving').protocolVersion === '2026-07-28' &&
           session.status('moving').connectionStatus === 'connected',
-        10_000,
+        30_000,
         'the upgraded server',
       );
       // One restart: the refusal was followed by a fresh probe inside it, not by another restart.
@@ -218,7 +218,7 @@ describe('the revision each scope negotiated', () => {
         () =>
           session.status('moving').protocolVersion === '2025-11-25' &&
           session.status('moving').connectionStatus === 'connected',
-        10_000,
+        30_000,
         'the downgraded server',
       );
       const result = await session.callTool({
