@@ -55,11 +55,15 @@ export class ChangeStream {
     return this.open();
   }
 
-  /** Close the stream and stop reopening. */
-  async stop(): Promise<void> {
+  /**
+   * Stop reopening and close the stream, without waiting: closing sends `notifications/cancelled`,
+   * which must not hold up closing the connection (over HTTP it may meet a 401 once the
+   * credentials are gone, and wait for a login that never comes).
+   */
+  stop(): void {
     this.stopped = true;
     clearTimeout(this.timer);
-    await this.subscription?.close().catch(() => undefined);
+    void this.subscription?.close().catch(() => undefined);
   }
 
   private async open(): Promise<void> {
@@ -72,7 +76,7 @@ export class ChangeStream {
       return;
     }
     if (this.stopped) {
-      await subscription.close().catch(() => undefined);
+      void subscription.close().catch(() => undefined);
       return;
     }
     this.subscription = subscription;

@@ -248,7 +248,7 @@ export class ServerConnection {
   private async discard(): Promise<void> {
     this.stopHealthCheck();
     this.stopHealthCheck = () => undefined;
-    await this.changes?.stop();
+    this.changes?.stop();
     this.changes = undefined;
     await this.client.close().catch(() => undefined);
     await this.transport?.close().catch(() => undefined);
@@ -324,7 +324,7 @@ export class ServerConnection {
     if (this.closing) return;
     this.closing = true;
     this.stopHealthCheck();
-    await this.changes?.stop();
+    this.changes?.stop();
     try {
       await this.client.close();
     } catch {
