@@ -219,7 +219,18 @@ async function exercise2026(name: string, env: Env): Promise<void> {
   const prefix = name === 'w26' ? 'web26' : `${name}-${tag(env)}`;
   const status = session.status(name, env);
   expect(status.tools.map((t) => t.name).sort(), label).toEqual(
-    ['confirm', 'echo', 'nag', 'nag_legs', 'rich', 'round_trip', 'skill_reads'].sort(),
+    [
+      'add_tool',
+      'calls',
+      'confirm',
+      'drop_listen',
+      'echo',
+      'nag',
+      'nag_legs',
+      'rich',
+      'round_trip',
+      'skill_reads',
+    ].sort(),
   );
   expect(
     status.resources.map((r) => r.uri),
