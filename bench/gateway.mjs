@@ -14,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { DEFAULT_CALLS } from './lib/calls.mjs';
 import { writeHome } from './lib/homes.mjs';
 import { BENCH_DIR, SCRATCH_PARENT } from './lib/paths.mjs';
+import { table } from './lib/report.mjs';
 import { runPeer } from './lib/runPeer.mjs';
 import { median, round } from './lib/stats.mjs';
 
@@ -63,19 +64,6 @@ function parseArgs(argv) {
 
 const log = (line) => process.stderr.write(`${line}\n`);
 const fmt = (v, d = 2) => (v === null || v === undefined ? '—' : v.toFixed(d));
-
-function table(rows) {
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
-  return rows
-    .map((r) =>
-      r
-        .map((cell, c) =>
-          c === 0 ? String(cell).padEnd(widths[c]) : String(cell).padStart(widths[c]),
-        )
-        .join('  '),
-    )
-    .join('\n');
-}
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));

@@ -108,7 +108,8 @@ export function aggregate(records, inventory) {
 const fmt = (v, digits = 2) =>
   v === null || v === undefined ? '—' : Number(v).toFixed(v >= 1000 ? 0 : digits);
 
-function table(rows) {
+/** Rows of cells as aligned text: the first column left-aligned, the rest right-aligned. */
+export function table(rows) {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
   return rows
     .map((r) =>

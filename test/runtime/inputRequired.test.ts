@@ -4,30 +4,14 @@
 // breaks), decline/cancel/accept reaching the server exactly as the host answered — the same
 // as a 2025 server receives over `elicitation/create` — and concurrent rounds of one server
 // each pending on their own.
-import { join } from 'node:path';
 
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import type { ElicitationRequest, ElicitationResponse, Runtime, Session } from '@mcprt/runtime';
 import { RequestFailedError, Runtime as RuntimeClass } from '@mcprt/runtime';
 
-import {
-  arr,
-  FIXTURES,
-  makeHome,
-  NODE,
-  q,
-  shExecEnvironment,
-  tempDir,
-  text,
-  waitFor,
-} from '../helpers/fixtures.js';
-
-const MODERN = join(FIXTURES, 'modern-server.mjs');
-
-/** `[table]` for the 2026 fixture; `legacy = 'serve'` makes it dual-era. */
-const modern = (table: string, name: string, extra = '', legacy = 'reject') =>
-  `[${table}]\ncommand = ${q(NODE)}\nargs = ${arr([MODERN, '--name', name, '--legacy', legacy])}\nstartup_timeout_sec = 20\n${extra}\n`;
+import { makeHome, shExecEnvironment, tempDir, text, waitFor } from '../helpers/fixtures.js';
+import { modernServer } from '../helpers/revisions.js';
 
 let runtime: Runtime;
 let session: Session;
@@ -42,10 +26,10 @@ beforeAll(async () => {
   runtime = RuntimeClass.load({
     home: makeHome(
       shExecEnvironment('alpha', tempDir()) +
-        modern('environments.alpha.mcp_servers.nagger', 'nagger') +
-        modern('mcp_servers.modern', 'modern') +
+        modernServer('environments.alpha.mcp_servers.nagger', 'nagger') +
+        modernServer('mcp_servers.modern', 'modern') +
         // The same server pinned to 2025: its rounds become real `elicitation/create` requests.
-        modern('mcp_servers.legacy', 'legacy', 'protocol_version = "2025-11-25"', 'serve'),
+        modernServer('mcp_servers.legacy', 'legacy', 'protocol_version = "2025-11-25"', 'serve'),
     ),
     processEnv: process.env,
   });
