@@ -23,10 +23,10 @@ const PACKAGE_GRAPH: Record<string, string[]> = {
   protocol: [],
   runtime: ['base'],
   'app-server': ['base', 'protocol', 'runtime'],
-  gateway: ['app-server', 'runtime'],
+  gateway: ['base', 'runtime'],
   sdk: ['base', 'protocol'],
   tui: ['base', 'protocol', 'sdk'],
-  cli: ['app-server', 'gateway', 'runtime', 'sdk', 'tui'],
+  cli: ['app-server', 'base', 'gateway', 'runtime', 'sdk', 'tui'],
   'sandbox-helper': [],
 };
 

@@ -12,6 +12,6 @@ export {
   checkListenerOptions,
   ListenError,
   MIN_TOKEN_LENGTH,
-} from './transports/listenerGuard.js';
+} from '@mcprt/base';
 export type { WebSocketListenOptions, WebSocketListener } from './transports/websocket.js';
 export { DEFAULT_PROBE_TTL_MS } from './probe.js';

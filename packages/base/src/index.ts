@@ -13,6 +13,15 @@ export { acquireFileLock, FileLockTimeoutError, withFileLock } from './fileLock.
 export type { FileLockOptions } from './fileLock.js';
 export { DEFAULT_MAX_LINE_BYTES, LineFramer, LineTooLongError } from './lineFramer.js';
 export type { LineFramerOptions, OverflowPolicy } from './lineFramer.js';
+export {
+  bearerMatches,
+  bracketed,
+  checkListenerOptions,
+  isLoopbackHost,
+  ListenError,
+  MIN_TOKEN_LENGTH,
+  unbracket,
+} from './listenerGuard.js';
 export { LineTail } from './lineTail.js';
 export { Listeners } from './listeners.js';
 export type { Unsubscribe } from './listeners.js';

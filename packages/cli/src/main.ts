@@ -7,19 +7,32 @@
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
-import { McprtError } from '@mcprt/runtime';
-
+import type { GlobalOptions } from './args.js';
 import { extractGlobals, UsageError } from './args.js';
-import { appServerCommand } from './commands/appServer.js';
-import { callCommand } from './commands/call.js';
-import { historyCommand } from './commands/history.js';
-import { mcpCommand } from './commands/mcp.js';
-import { sandboxCommand } from './commands/sandbox.js';
-import { serveCommand } from './commands/serve.js';
-import { statusCommand } from './commands/status.js';
-import { isTuiOption, opensTui, tuiCommand } from './commands/tui.js';
 import type { Io } from './io.js';
 import { processIo } from './io.js';
+import { isTuiOption, opensTui } from './tuiChoice.js';
+
+type Command = (args: readonly string[], globals: GlobalOptions, io: Io) => Promise<number>;
+
+/**
+ * Each command's module is loaded when that command runs: `mcprt app-server` does not load the
+ * gateway, the MCP server SDK, the TUI's client or the WebSocket library, and `mcprt serve` not
+ * the app-server's (start-up time is module loading; docs/performance.md).
+ */
+const commands: Record<string, () => Promise<Command>> = {
+  status: async () => (await import('./commands/status.js')).statusCommand,
+  tui: async () => (await import('./commands/tui.js')).tuiCommand,
+  mcp: async () => (await import('./commands/mcp.js')).mcpCommand,
+  call: async () => (await import('./commands/call.js')).callCommand,
+  history: async () => (await import('./commands/history.js')).historyCommand,
+  'app-server': async () => (await import('./commands/appServer.js')).appServerCommand,
+  sandbox: async () => {
+    const { sandboxCommand } = await import('./commands/sandbox.js');
+    return (args, _globals, io) => sandboxCommand(args, io);
+  },
+  serve: async () => (await import('./commands/serve.js')).serveCommand,
+};
 
 export const HELP = `mcprt — an MCP runtime
 
@@ -65,39 +78,24 @@ export async function run(argv: readonly string[], io: Io = processIo): Promise<
     }
     const { globals, rest } = extractGlobals(argv);
     const [command, ...args] = rest;
-    switch (command) {
-      case undefined:
-        return opensTui(io)
-          ? await tuiCommand(args, globals, io)
-          : await statusCommand(args, globals, io);
-      case 'status':
-        return await statusCommand(args, globals, io);
-      case 'tui':
-        return await tuiCommand(args, globals, io);
-      case 'mcp':
-        return await mcpCommand(args, globals, io);
-      case 'call':
-        return await callCommand(args, globals, io);
-      case 'history':
-        return await historyCommand(args, globals, io);
-      case 'app-server':
-        return await appServerCommand(args, globals, io);
-      case 'sandbox':
-        return await sandboxCommand(args, io);
-      case 'serve':
-        return await serveCommand(args, globals, io);
-      default:
-        if (isTuiOption(command)) return await tuiCommand(rest, globals, io);
-        throw new UsageError(`unknown command '${command}' (see mcprt --help)`);
+    if (command === undefined) {
+      const load = opensTui(io) ? commands['tui'] : commands['status'];
+      return await (
+        await load!()
+      )(args, globals, io);
     }
+    const load = Object.prototype.hasOwnProperty.call(commands, command)
+      ? commands[command]
+      : undefined;
+    if (load !== undefined) return await (await load())(args, globals, io);
+    if (isTuiOption(command)) return await (await commands['tui']!())(rest, globals, io);
+    throw new UsageError(`unknown command '${command}' (see mcprt --help)`);
   } catch (error) {
     if (error instanceof UsageError) {
       io.err(`mcprt: ${error.message}`);
       return 2;
     }
-    io.err(
-      `mcprt: ${error instanceof McprtError || error instanceof Error ? error.message : String(error)}`,
-    );
+    io.err(`mcprt: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   }
 }

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { MIN_TOKEN_LENGTH } from '@mcprt/app-server';
+import { MIN_TOKEN_LENGTH } from '@mcprt/base';
 import { assertPrivatePath, protectFromSandbox, writePrivateFileAtomic } from '@mcprt/runtime';
 
 import { UsageError } from './args.js';

@@ -7,7 +7,7 @@
 import type { ClientRequest, IncomingMessage } from 'node:http';
 
 import { DEFAULT_MAX_LINE_BYTES } from '@mcprt/base';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 
 import { TransportBase } from './transportBase.js';
 
@@ -85,7 +85,11 @@ export class WebSocketTransport extends TransportBase {
     }
     this.state = 'connecting';
     const { token } = this.#options;
-    const socket = new WebSocket(this.#url, {
+    // `ws` is loaded on the first WebSocket connection, not with the SDK (the CLI uses the SDK's
+    // text helpers in every command).
+    const { default: WebSocketClass } = await import('ws');
+    if ((this.state as string) !== 'connecting') throw new Error('WebSocket transport closed');
+    const socket = new WebSocketClass(this.#url, {
       handshakeTimeout: this.#options.handshakeTimeoutMs ?? 10_000,
       maxPayload: this.#options.maxPayloadBytes ?? DEFAULT_MAX_LINE_BYTES,
       perMessageDeflate: false,
@@ -112,7 +116,7 @@ export class WebSocketTransport extends TransportBase {
     }
     if (this.state === 'open' || this.state === 'connecting') {
       this.state = 'closing';
-      if (socket.readyState === WebSocket.OPEN) socket.close(1000, 'client closed');
+      if (socket.readyState === socket.OPEN) socket.close(1000, 'client closed');
       else socket.terminate();
       const timer = setTimeout(() => socket.terminate(), this.#options.closeTimeoutMs ?? 2000);
       timer.unref();

@@ -9,8 +9,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { WebSocketServer } from 'ws';
-
 import type { AppServer } from '../appServer.js';
 import {
   bearerMatches,
@@ -18,7 +16,7 @@ import {
   checkListenerOptions,
   ListenError,
   unbracket,
-} from './listenerGuard.js';
+} from '@mcprt/base';
 
 export interface WebSocketListenOptions {
   readonly host: string;
@@ -42,6 +40,8 @@ export async function listenWebSocket(
   const http = createServer((_req, res) => {
     res.writeHead(426, { 'content-type': 'text/plain' }).end('WebSocket upgrade required\n');
   });
+  // `ws` is loaded when a WebSocket listener starts, not with the app-server (stdio needs none).
+  const { WebSocketServer } = await import('ws');
   const wss = new WebSocketServer({
     server: http,
     maxPayload: server.maxMessageBytes,

@@ -21,22 +21,6 @@ import { configFile, openRuntime } from '../runtime.js';
 import { closeOnSignal } from '../shutdown.js';
 
 const CLIENT_INFO = { name: 'mcprt-tui', title: 'mcprt TUI', version: SDK_VERSION };
-const TUI_OPTIONS = ['--remote', '--token-file'];
-
-/** True when the bare `mcprt` should open the TUI: stdin and stdout are terminals, not CI. */
-export function opensTui(io: Io): boolean {
-  const ci = (name: string) => {
-    const value = process.env[name];
-    return value !== undefined && value !== '0' && value !== 'false';
-  };
-  return io.isTTY && process.stdin.isTTY === true && !ci('CI') && !ci('CONTINUOUS_INTEGRATION');
-}
-
-/** `mcprt --remote …`: a TUI option in place of a command. */
-export function isTuiOption(arg: string): boolean {
-  return TUI_OPTIONS.some((o) => arg === o || arg.startsWith(`${o}=`));
-}
-
 export async function tuiCommand(
   argv: readonly string[],
   globals: GlobalOptions,

@@ -1,6 +1,6 @@
 /**
  * The gateway over streamable HTTP on loopback: `http://127.0.0.1:PORT/mcp`. The app-server's
- * listener rules apply (listenerGuard: loopback only, a bearer token of at least 16 characters,
+ * listener rules apply (@mcprt/base's listenerGuard: loopback only, a bearer token of at least 16 characters,
  * compared in constant time; 401 before anything else is read), plus Host/Origin checks against
  * DNS rebinding. 2026-07-28 requests go to the SDK's `createMcpHandler` (per-request instances,
  * `subscriptions/listen` streams fed by the gateway's change notifier); 2025 requests go to
@@ -17,7 +17,7 @@ import {
   checkListenerOptions,
   ListenError,
   unbracket,
-} from '@mcprt/app-server';
+} from '@mcprt/base';
 import {
   createMcpHandler,
   hostHeaderValidationResponse,

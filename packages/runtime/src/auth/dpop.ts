@@ -14,11 +14,16 @@ import {
   generateDpopKeyPair,
 } from '@modelcontextprotocol/client';
 import type { DpopAlg, DpopKeyPair, OAuthDiscoveryState } from '@modelcontextprotocol/client';
-import { calculateJwkThumbprint, exportJWK, importJWK } from 'jose';
 import type { JWK } from 'jose';
 
 import type { DpopSetting } from '../config/types.js';
 import { McprtError } from '../errors.js';
+
+/**
+ * `jose` (62 modules) is loaded on the first DPoP key operation, not with the runtime: most
+ * processes (the app-server, the gateway, `mcprt status`) never bind a token to a key.
+ */
+const jose = () => import('jose');
 
 /** What the servers said about DPoP before the first token request. */
 export interface DpopSignals {
@@ -82,6 +87,7 @@ export async function newStoredDpopKey(
   alg: DpopAlg,
 ): Promise<{ session: DpopSession; stored: StoredDpopKey }> {
   const keyPair = await generateDpopKeyPair({ alg, extractable: true });
+  const { exportJWK } = await jose();
   const jwk = await exportJWK(keyPair.privateKey);
   return { session: await DpopSession.create({ keyPair }), stored: { alg, jwk: { ...jwk } } };
 }
@@ -102,6 +108,7 @@ export async function sessionFromStored(stored: StoredDpopKey): Promise<DpopSess
   const publicJwk: JWK = Object.fromEntries(
     Object.entries(jwk).filter(([k]) => !PRIVATE_MEMBERS.includes(k)),
   );
+  const { calculateJwkThumbprint, importJWK } = await jose();
   const privateKey = await importJWK(jwk, alg, { extractable: false });
   const publicKey = await importJWK(publicJwk, alg, { extractable: true });
   if (privateKey instanceof Uint8Array || publicKey instanceof Uint8Array)
