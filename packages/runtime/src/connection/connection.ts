@@ -22,6 +22,7 @@ import { ChangeStream, changeFilter } from './changeStream.js';
 import type { ConnectRoute } from './connectRoute.js';
 import { firstRoute, nextRoute, recordVerdict } from './connectRoute.js';
 import { bridgeElicitation } from './elicitationBridge.js';
+import { FastToolCalls } from './fastToolCalls.js';
 import { startHealthCheck } from './health.js';
 import { InventorySync } from './inventorySync.js';
 import type { ListItems, ListKind } from './inventorySync.js';
@@ -43,6 +44,7 @@ import { requestFailureKind, translateRequestError } from './requestErrors.js';
 import { describeRefusal } from './protocolRefusal.js';
 import { handshake, versionNegotiation } from './protocolVersion.js';
 import type { VerdictSlot } from './revisionVerdicts.js';
+import { sdkToolCall, toolCallParams } from './sdkToolCall.js';
 import { ServerSkills } from './skills.js';
 import { describeStartupFailure, StartupFailure } from './startupErrors.js';
 import type { RequestLimits } from './timeouts.js';
@@ -77,6 +79,8 @@ export class ServerConnection {
   private stopHealthCheck: () => void = () => undefined;
   private readyFlag = false;
   private skillsValue: ServerSkills | undefined;
+  /** The tool-call fast path of the current stdio transport (ADR 0021). */
+  private fast: FastToolCalls | undefined;
   /** True once the connection has ended (crash, kill, closed stream). */
   ended = false;
 
@@ -262,29 +266,29 @@ export class ServerConnection {
     return client;
   }
 
-  /** `tools/call`; rejects with `McpRequestError` (a died server's says why it ended). */
+  /** `tools/call` (fast path or SDK's); rejects with `McpRequestError` (a died server's: why). */
   async callTool(
     name: string,
     args: Record<string, unknown> | undefined,
     options: CallOptions,
   ): Promise<CallToolResult> {
-    const params: { name: string; arguments?: Record<string, unknown>; _meta?: unknown } = {
-      name,
-    };
-    if (args !== undefined) params.arguments = args;
-    if (options.meta !== undefined) params._meta = options.meta;
+    const params = toolCallParams(name, args, options.meta);
+    const limits = { ...options, timeoutMs: clampMs(options.timeoutMs) };
     try {
-      return (await this.client.callTool(params as Parameters<Client['callTool']>[0], {
-        timeout: clampMs(options.timeoutMs),
-        maxTotalTimeout: clampMs(options.timeoutMs),
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.onProgress
-          ? { onprogress: options.onProgress, resetTimeoutOnProgress: false }
-          : {}),
-      })) as CallToolResult;
+      const fast = this.fastPath();
+      if (fast) return await fast.callTool(params, limits, this.tools);
+      return await sdkToolCall(this.client, params, limits);
     } catch (error) {
       throw await this.requestFailure(error);
     }
+  }
+
+  /** The fast path, when it serves this connection: ready, stdio, the 2025-11-25 revision. */
+  private fastPath(): FastToolCalls | undefined {
+    const t = this.transport;
+    if (!this.readyFlag || !(t instanceof StdioProcessTransport)) return undefined;
+    if (this.client.getProtocolEra() !== 'legacy') return undefined;
+    return this.fast?.transport === t ? this.fast : (this.fast = new FastToolCalls(t));
   }
 
   /** `resources/read` (never from a cache); rejects with `McpRequestError`. */

@@ -4,7 +4,9 @@
  * exec prefix, ssh), (2) puts the child in its own process group and shuts the whole group down
  * (SIGTERM, then SIGKILL after a grace period), and `close()` resolves only once no process of the
  * group is left (nor of the remote group an ssh session started), and (3) keeps a bounded stderr
- * tail and the exit status for status and error messages.
+ * tail and the exit status for status and error messages. (4) A side channel for the tool-call
+ * fast path (ADR 0021): `attach` lets it take its own responses off stdout before the SDK sees
+ * them, send pre-serialised lines, and learn when the transport ends.
  */
 
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -18,6 +20,7 @@ import type {
   RemoteProcessOwner,
   StdioLaunchSpec,
 } from '../environments/types.js';
+import type { MessageClaimer } from './jsonlFramer.js';
 import { JsonlFramer } from './jsonlFramer.js';
 import {
   forgetProcessGroup,
@@ -52,6 +55,8 @@ export class StdioProcessTransport implements Transport {
   private exited: Promise<void> = Promise.resolve();
   private closed = false;
   private groupGone = false;
+  /** The fast path's end-of-transport hook (attach). */
+  private onSideClose: (() => void) | undefined;
 
   constructor(
     private readonly environment: ExecutionEnvironment,
@@ -132,13 +137,33 @@ export class StdioProcessTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
+    await this.sendLine(serializeMessage(message));
+  }
+
+  /** Write one serialised message (a JSON text ending in `\n`); as `send`. */
+  sendLine(line: string): Promise<void> {
     const child = this.child;
-    if (!child || this.closed || !child.stdin.writable) throw new Error('Not connected');
-    const line = serializeMessage(message);
-    await new Promise<void>((resolve, reject) => {
-      if (child.stdin.write(line)) resolve();
-      else child.stdin.once('drain', resolve).once('error', reject);
+    if (!child || this.closed || !child.stdin.writable) {
+      return Promise.reject(new Error('Not connected'));
+    }
+    if (child.stdin.write(line)) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      child.stdin.once('drain', resolve).once('error', reject);
     });
+  }
+
+  /**
+   * The fast path's side channel: `claim` sees every parsed line first (what it claims never
+   * reaches the SDK), `closed` runs once when the transport ends (after the SDK's `onclose`).
+   */
+  attach(claim: MessageClaimer, closed: () => void): void {
+    this.framer.claim = claim;
+    this.onSideClose = closed;
+  }
+
+  /** True once the transport has ended (no more messages either way). */
+  get ended(): boolean {
+    return this.closed;
   }
 
   /**
@@ -177,9 +202,9 @@ export class StdioProcessTransport implements Transport {
   }
 
   private onData(chunk: Buffer): void {
-    let messages;
+    let items;
     try {
-      messages = this.framer.push(chunk);
+      items = this.framer.push(chunk);
     } catch (error) {
       this.failure = error instanceof Error ? error : new Error(String(error));
       this.onerror?.(this.failure);
@@ -187,7 +212,10 @@ export class StdioProcessTransport implements Transport {
       this.finish();
       return;
     }
-    for (const message of messages) this.onmessage?.(message);
+    for (const item of items) {
+      if (typeof item === 'function') item();
+      else this.onmessage?.(item);
+    }
   }
 
   /** Lines on stdout that were not JSON-RPC messages (skipped). */
@@ -199,5 +227,6 @@ export class StdioProcessTransport implements Transport {
     if (this.closed) return;
     this.closed = true;
     this.onclose?.();
+    this.onSideClose?.();
   }
 }
