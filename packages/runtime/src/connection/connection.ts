@@ -283,12 +283,11 @@ export class ServerConnection {
     }
   }
 
-  /** The fast path, when it serves this connection: ready, stdio, the 2025-11-25 revision. */
+  /** The fast path, when it serves this connection: a ready stdio one. */
   private fastPath(): FastToolCalls | undefined {
     const t = this.transport;
     if (!this.readyFlag || !(t instanceof StdioProcessTransport)) return undefined;
-    if (this.client.getProtocolEra() !== 'legacy') return undefined;
-    return this.fast?.transport === t ? this.fast : (this.fast = new FastToolCalls(t));
+    return this.fast?.transport === t ? this.fast : (this.fast = new FastToolCalls(t, this.client));
   }
 
   /** `resources/read` (never from a cache); rejects with `McpRequestError`. */

@@ -1,5 +1,5 @@
 /**
- * The tool-call fast path of a stdio connection on the 2025-11-25 revision (ADR 0021): `tools/call`
+ * The tool-call fast path of a stdio connection (ADR 0021): `tools/call`
  * sent as JSON-RPC straight on the connection's transport under ids the SDK never uses (the
  * strings `mcprt-N`; the SDK's are integers), awaited in a table of our own (`@mcprt/base`'s
  * PendingRequests), its response and its progress (token `mcprt-N`) taken off the server's stdout
@@ -9,15 +9,20 @@
  * texts: the timeout (`Request timed out`), an abort signal (its reason), both followed by
  * `notifications/cancelled` to the server; progress forwarded without its token; a JSON-RPC error
  * as the SDK's ProtocolError; "Connection closed" when the transport ends under the call; the
- * result's shape (toolResultShape.ts) and the tool's outputSchema (outputValidators.ts).
+ * result's shape (toolResultShape.ts) and the tool's outputSchema (outputValidators.ts). On
+ * 2026-07-28 the request carries the SDK's per-request `_meta` envelope and the answer is resolved
+ * by the SDK's codec and, for `input_required`, its round engine (sdkInternals.ts).
  */
 
 import { PendingRequests } from '@mcprt/base';
+import type { Client } from '@modelcontextprotocol/client';
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 
 import type { StdioProcessTransport } from '../launch/stdioTransport.js';
 import type { CallToolResult, ProgressUpdate, ToolDefinition } from './mcpTypes.js';
 import { checkStructuredContent, OutputValidators } from './outputValidators.js';
+import { envelope, resolveModernResult } from './sdkInternals.js';
+import { sdkCallOptions } from './sdkToolCall.js';
 import { toolResultShape } from './toolResultShape.js';
 
 /** The prefix of our request ids and progress tokens (the SDK's ids are integers). */
@@ -59,7 +64,10 @@ export class FastToolCalls {
   /** Responses with one of our ids that no call awaited (late after a timeout, or never sent). */
   strayResponses = 0;
 
-  constructor(readonly transport: StdioProcessTransport) {
+  constructor(
+    readonly transport: StdioProcessTransport,
+    private readonly client: Client,
+  ) {
     transport.attach(
       (message) => this.claim(message),
       () => this.closed(),
@@ -73,14 +81,35 @@ export class FastToolCalls {
     tools: readonly ToolDefinition[],
   ): Promise<CallToolResult> {
     const validate = this.outputs.prepare(tools, params.name);
-    const shape = toolResultShape(await this.request(params, options));
-    if (!shape.ok) throw invalidResult(shape.reason);
-    if (validate !== null) checkStructuredContent(validate, params.name, shape.result);
-    return shape.result;
+    const modern = this.client.getProtocolEra() === 'modern';
+    const startedAt = Date.now();
+    const raw = await this.request(params, options, modern);
+    let result: CallToolResult;
+    if (modern) {
+      const request = { method: 'tools/call', params } as const;
+      const options_ = sdkCallOptions(options);
+      result = (await resolveModernResult(
+        this.client,
+        raw,
+        request,
+        options_,
+        startedAt,
+      )) as CallToolResult;
+    } else {
+      const shape = toolResultShape(raw);
+      if (!shape.ok) throw invalidResult(shape.reason);
+      result = shape.result;
+    }
+    if (validate !== null) checkStructuredContent(validate, params.name, result);
+    return result;
   }
 
   /** Send the request and settle with its raw result, as the SDK's request funnel does. */
-  private request(params: FastCallParams, options: FastCallOptions): Promise<unknown> {
+  private request(
+    params: FastCallParams,
+    options: FastCallOptions,
+    modern: boolean,
+  ): Promise<unknown> {
     const { signal, onProgress } = options;
     if (signal?.aborted) return Promise.reject(abortError(signal.reason));
     const { id, promise } = this.pending.add('tools/call');
@@ -92,11 +121,11 @@ export class FastToolCalls {
     }
     const cancel = (reason: unknown): void => {
       this.progress.delete(id);
-      const notification = {
+      const notification = envelope(this.client, {
         jsonrpc: '2.0',
         method: 'notifications/cancelled',
         params: { requestId: wireId, reason: String(reason) },
-      };
+      });
       // As the SDK: a cancellation that cannot be sent changes nothing for the caller.
       this.transport.sendLine(JSON.stringify(notification) + '\n').catch(() => undefined);
       this.pending.reject(id, abortError(reason));
@@ -112,7 +141,8 @@ export class FastToolCalls {
         ),
       options.timeoutMs,
     );
-    const message = { method: 'tools/call', params: sent, jsonrpc: '2.0', id: wireId };
+    const request = { method: 'tools/call', params: sent, jsonrpc: '2.0', id: wireId };
+    const message = modern ? envelope(this.client, request) : request;
     this.transport.sendLine(JSON.stringify(message) + '\n').catch((error: unknown) => {
       this.pending.reject(id, error);
     });

@@ -1,13 +1,14 @@
 /**
  * A `tools/call` through the MCP SDK's client — the path of every connection the fast path
- * (fastToolCalls.ts, ADR 0021) does not serve: HTTP, the 2026-07-28 revision (its per-request
- * `_meta` envelope, input-required rounds, `Mcp-Param-*` header mirroring), a connection not yet
- * ready. Also where a call's params are put together for either path.
+ * (fastToolCalls.ts, ADR 0021) does not serve: HTTP (where 2026-07-28 also mirrors arguments into
+ * `Mcp-Param-*` headers), a connection not yet ready. Also where a call's params and the SDK's
+ * request options for it are put together, for either path.
  */
 
 import type { Client } from '@modelcontextprotocol/client';
 
 import type { CallToolResult, ProgressUpdate } from './mcpTypes.js';
+import type { SdkRequestOptions } from './sdkInternals.js';
 
 export interface ToolCallParams {
   name: string;
@@ -28,23 +29,36 @@ export function toolCallParams(
   return params;
 }
 
-/** The SDK's call: `timeoutMs` as both the request and the total timeout, no reset on progress. */
+export interface CallLimits {
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal | undefined;
+  readonly onProgress?: ((p: ProgressUpdate) => void) | undefined;
+}
+
+/** The SDK's options for a call: `timeoutMs` as both the request and the total timeout. */
+export function sdkCallOptions(limits: CallLimits): SdkRequestOptions {
+  const { timeoutMs } = limits;
+  return {
+    timeout: timeoutMs,
+    maxTotalTimeout: timeoutMs,
+    ...(limits.signal ? { signal: limits.signal } : {}),
+    ...(limits.onProgress
+      ? {
+          onprogress: limits.onProgress as (progress: unknown) => void,
+          resetTimeoutOnProgress: false,
+        }
+      : {}),
+  };
+}
+
+/** The SDK's call (no reset of the timeout on progress). */
 export async function sdkToolCall(
   client: Client,
   params: ToolCallParams,
-  options: {
-    readonly timeoutMs: number;
-    readonly signal?: AbortSignal | undefined;
-    readonly onProgress?: ((p: ProgressUpdate) => void) | undefined;
-  },
+  limits: CallLimits,
 ): Promise<CallToolResult> {
-  const { timeoutMs } = options;
-  return (await client.callTool(params as Parameters<Client['callTool']>[0], {
-    timeout: timeoutMs,
-    maxTotalTimeout: timeoutMs,
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.onProgress
-      ? { onprogress: options.onProgress, resetTimeoutOnProgress: false }
-      : {}),
-  })) as CallToolResult;
+  return (await client.callTool(
+    params as Parameters<Client['callTool']>[0],
+    sdkCallOptions(limits) as Parameters<Client['callTool']>[1],
+  )) as CallToolResult;
 }
