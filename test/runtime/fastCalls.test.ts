@@ -11,6 +11,7 @@ import type { Session } from '@mcprt/runtime';
 import { RequestFailedError } from '@mcprt/runtime';
 
 import { arr, FIXTURES, NODE, q, shExecEnvironment, tempDir, text } from '../helpers/fixtures.js';
+import { modernServer } from '../helpers/revisions.js';
 import { useRuntimes } from '../helpers/runtimes.js';
 
 const load = useRuntimes();
@@ -189,5 +190,41 @@ describe('the tool-call fast path', () => {
       /^tools\/call to MCP server `fp@box` failed: Tool 'badschema' has an invalid outputSchema: /,
     );
     expect(text(await call(session, 'stray'))).toBe('stray done');
+  });
+
+  it('on 2026-07-28: the first leg is ours, the input-required rounds are the SDK’s', async () => {
+    const runtime = load(modernServer('mcp_servers.modern', 'modern'));
+    const session = runtime.startSession({
+      onElicitation: async () => ({ action: 'accept', content: { note: 'go' } }),
+    });
+    await session.ready();
+    expect(session.status('modern').protocolVersion).toBe('2026-07-28');
+    const updates: unknown[] = [];
+    const result = await session.callTool({
+      server: 'modern',
+      tool: 'round_trip',
+      arguments: { x: 1 },
+      meta: { custom: 'kept' },
+      onProgress: (p) => updates.push(p),
+    });
+    const report = JSON.parse(text(result)) as {
+      response: unknown;
+      arguments: unknown;
+      firstMeta: Record<string, unknown>;
+      secondMeta: Record<string, unknown>;
+    };
+    expect(report.response).toEqual({ action: 'accept', content: { note: 'go' } });
+    expect(report.arguments).toEqual({ x: 1 });
+    // The fast path's own progress token on the first leg; the SDK's (an integer) on the retry.
+    expect(report.firstMeta['progressToken']).toMatch(/^mcprt-\d+$/);
+    expect(typeof report.secondMeta['progressToken']).toBe('number');
+    expect(report.firstMeta['custom']).toBe('kept');
+    expect(report.secondMeta['custom']).toBe('kept');
+    // A plain call after it, on the same connection.
+    expect(
+      text(
+        await session.callTool({ server: 'modern', tool: 'echo', arguments: { message: 'hi' } }),
+      ),
+    ).toBe('modern: hi');
   });
 });
