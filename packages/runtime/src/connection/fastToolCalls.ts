@@ -46,8 +46,10 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 /** Our numeric id in a wire id or token (`mcprt-12` → 12), or undefined for anything else. */
 function ownId(value: unknown): number | undefined {
   if (typeof value !== 'string' || !value.startsWith(PREFIX)) return undefined;
-  const id = Number(value.slice(PREFIX.length));
-  return Number.isSafeInteger(id) ? id : -1;
+  const digits = value.slice(PREFIX.length);
+  const id = Number(digits);
+  // Exactly what we send (`mcprt-12`, not `mcprt-1.2e1`); anything else is a stray id of ours.
+  return Number.isSafeInteger(id) && String(id) === digits ? id : -1;
 }
 
 /** What the SDK rejects an aborted request with. */
