@@ -28,8 +28,11 @@ export interface HandlerContext {
   readonly peer: RpcPeer;
   /** The JSON-RPC request being handled. */
   readonly requestId: RequestId;
-  /** Aborted by `$/cancelRequest` for this request or when the client disconnects. */
-  readonly signal: AbortSignal;
+  /**
+   * Registers what cancels the request's work (`$/cancelRequest` for it, or the client
+   * disconnecting); returns its unregistration. See `IncomingRequest.onCancel`.
+   */
+  readonly onCancel: (cancel: () => void) => () => void;
 }
 
 /**

@@ -71,7 +71,12 @@ export async function dispatchRequest(
   const params = parseParams(spec.params, rawParams, method);
   const handler = handlers[method] as (params: unknown, ctx: HandlerContext) => Promise<unknown>;
   try {
-    return await handler(params, { state, peer, requestId: request.id, signal: request.signal });
+    return await handler(params, {
+      state,
+      peer,
+      requestId: request.id,
+      onCancel: request.onCancel,
+    });
   } catch (error) {
     throw toProtocolError(error);
   }

@@ -15,6 +15,8 @@ import { PendingRequests } from '@mcprt/base';
 import type { JsonRpcErrorObject, RequestId } from '@mcprt/protocol';
 import { classifyMessage, ErrorCode, ProtocolError } from '@mcprt/protocol';
 
+import { EncodedJson } from './encodedJson.js';
+
 export interface PeerIo {
   send(text: string): void;
   close(): void;
@@ -22,8 +24,26 @@ export interface PeerIo {
 
 export interface IncomingRequest {
   readonly id: RequestId;
-  /** Aborted by `$/cancelRequest` for this id, or when the connection closes. */
-  readonly signal: AbortSignal;
+  /**
+   * Calls `cancel` when `$/cancelRequest` names this id or the connection closes (at once if
+   * that already happened); returns the function that unregisters it. No `AbortSignal` is made
+   * per request: creating one is among the largest costs of a tool call (docs/adr/0022).
+   */
+  onCancel(cancel: () => void): () => void;
+}
+
+/** An incoming request's cancellation state: at most one canceller (its handler's). */
+class RequestCancel {
+  cancelled = false;
+  cancel: (() => void) | undefined = undefined;
+
+  trigger(): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    const cancel = this.cancel;
+    this.cancel = undefined;
+    cancel?.();
+  }
 }
 
 export interface Dispatcher {
@@ -50,11 +70,15 @@ export class RpcPeer {
   clientName: string | null = null;
   private jsonrpc = false;
   private closed = false;
-  private readonly incoming = new Map<RequestId, AbortController>();
+  private readonly incoming = new Map<RequestId, RequestCancel>();
   /** Server→client requests awaiting the client's answer (ids from 0, as Codex's). */
   private readonly pending = new PendingRequests({ firstId: 0 });
-  /** Notifications held by `notifySoon`, in order, and the timer that sends them. */
-  private held: Record<string, unknown>[] = [];
+  /**
+   * Notifications held by `notifySoon` (their text), in order, and the timer that sends them.
+   * The timer is re-armed (`refresh`), never cleared while the peer is open: one timer serves
+   * every call instead of one made and cancelled per call; firing with nothing held is a no-op.
+   */
+  private held: string[] = [];
   private heldTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -101,24 +125,39 @@ export class RpcPeer {
       case 'notification':
         if (msg.message.method === '$/cancelRequest') {
           const id = (msg.message.params as { id?: unknown } | null)?.id;
-          if (typeof id === 'string' || typeof id === 'number') this.incoming.get(id)?.abort();
+          if (typeof id === 'string' || typeof id === 'number') this.incoming.get(id)?.trigger();
           return;
         }
         this.dispatcher.handleNotification(this, msg.message.method, msg.message.params);
         return;
       case 'request': {
         const { id, method, params } = msg.message;
-        const controller = new AbortController();
-        this.incoming.set(id, controller);
-        this.dispatcher
-          .handleRequest(this, method, params, { id, signal: controller.signal })
-          .then(
-            (result) => this.write({ id, result }),
-            (error: unknown) => this.sendError(id, error),
-          )
-          .finally(() => {
-            if (this.incoming.get(id) === controller) this.incoming.delete(id);
-          });
+        const state = new RequestCancel();
+        this.incoming.set(id, state);
+        const request: IncomingRequest = {
+          id,
+          onCancel: (cancel) => {
+            if (state.cancelled) cancel();
+            else state.cancel = cancel;
+            return () => {
+              if (state.cancel === cancel) state.cancel = undefined;
+            };
+          },
+        };
+        const done = () => {
+          if (this.incoming.get(id) === state) this.incoming.delete(id);
+        };
+        this.dispatcher.handleRequest(this, method, params, request).then(
+          (result) => {
+            done();
+            if (result instanceof EncodedJson) this.writeText(this.responseText(id, result.text));
+            else this.write({ id, result });
+          },
+          (error: unknown) => {
+            done();
+            this.sendError(id, error);
+          },
+        );
       }
     }
   }
@@ -138,15 +177,23 @@ export class RpcPeer {
     this.write({ method, params, emittedAtMs: Date.now() });
   }
 
+  /** `notify` with params given as their JSON text. */
+  notifyEncoded(method: string, params: string): void {
+    this.writeText(this.notificationText(method, params));
+  }
+
   /**
    * A notification that may wait up to `NOTIFY_SOON_MS` for the next message, to leave in the
    * same write (`emittedAtMs` stays the moment it was emitted). Anything sent meanwhile sends it
    * first.
    */
   notifySoon(method: string, params: unknown): void {
-    if (this.closed) return;
-    this.held.push({ method, params, emittedAtMs: Date.now() });
-    this.heldTimer ??= setTimeout(() => this.sendHeld(), NOTIFY_SOON_MS);
+    this.holdText(this.encode({ method, params, emittedAtMs: Date.now() }));
+  }
+
+  /** `notifySoon` with params given as their JSON text. */
+  notifySoonEncoded(method: string, params: string): void {
+    this.holdText(this.notificationText(method, params));
   }
 
   /** Send a server→client request and wait for the client's answer. */
@@ -167,7 +214,7 @@ export class RpcPeer {
     this.closed = true;
     clearTimeout(this.heldTimer);
     this.held = [];
-    for (const controller of this.incoming.values()) controller.abort();
+    for (const state of this.incoming.values()) state.trigger();
     this.incoming.clear();
     this.pending.rejectAll(() => new Error('client connection closed'));
     this.dispatcher.onClose(this);
@@ -198,22 +245,44 @@ export class RpcPeer {
     this.write({ id, error: protocolError.toJSON() });
   }
 
+  private holdText(text: string): void {
+    if (this.closed) return;
+    if (this.held.length === 0) {
+      if (this.heldTimer === undefined) {
+        this.heldTimer = setTimeout(() => this.sendHeld(), NOTIFY_SOON_MS);
+      } else this.heldTimer.refresh();
+    }
+    this.held.push(text);
+  }
+
   private sendHeld(): void {
-    clearTimeout(this.heldTimer);
-    this.heldTimer = undefined;
     const held = this.held;
+    if (held.length === 0) return;
     this.held = [];
-    for (const message of held) this.send(message);
+    for (const text of held) this.io.send(text);
   }
 
   private write(message: Record<string, unknown>): void {
-    if (this.closed) return;
-    if (this.held.length > 0) this.sendHeld();
-    this.send(message);
+    this.writeText(this.encode(message));
   }
 
-  private send(message: Record<string, unknown>): void {
-    const body = this.jsonrpc ? { jsonrpc: '2.0', ...message } : message;
-    this.io.send(JSON.stringify(body));
+  private writeText(text: string): void {
+    if (this.closed) return;
+    if (this.held.length > 0) this.sendHeld();
+    this.io.send(text);
+  }
+
+  private encode(message: Record<string, unknown>): string {
+    return JSON.stringify(this.jsonrpc ? { jsonrpc: '2.0', ...message } : message);
+  }
+
+  /** Exactly what `encode` makes of `{ method, params, emittedAtMs: now }`. */
+  private notificationText(method: string, params: string): string {
+    return `${this.jsonrpc ? '{"jsonrpc":"2.0",' : '{'}"method":${JSON.stringify(method)},"params":${params},"emittedAtMs":${Date.now()}}`;
+  }
+
+  /** Exactly what `encode` makes of `{ id, result }`. */
+  private responseText(id: RequestId, result: string): string {
+    return `${this.jsonrpc ? '{"jsonrpc":"2.0",' : '{'}"id":${JSON.stringify(id)},"result":${result}}`;
   }
 }

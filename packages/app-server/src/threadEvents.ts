@@ -16,6 +16,7 @@ import type {
 } from '@mcprt/runtime';
 
 import type { RpcPeer } from './rpcPeer.js';
+import type { ToolCallEncoder } from './toolCallText.js';
 
 export function toolCallItem(e: ToolCallStarted | ToolCallCompleted) {
   const done = 'status' in e;
@@ -58,17 +59,13 @@ export function startupNotification(e: StartupStatusEvent) {
   };
 }
 
-/** Forward tool-call events of `session` to `peer`. */
-export function forwardToolCalls(session: Session, peer: RpcPeer): void {
+/**
+ * Forward tool-call events of `session` to `peer`. `item/started` and `item/completed` are
+ * written by `encoder` (the same text as `toolCallItem` in their params gives, ADR 0022).
+ */
+export function forwardToolCalls(session: Session, peer: RpcPeer, encoder: ToolCallEncoder): void {
   // `item/started` may wait a millisecond for the call's completion, to share its write (ADR 0019).
-  session.on('toolCallStarted', (e) =>
-    peer.notifySoon('item/started', {
-      threadId: e.threadId,
-      turnId: e.id,
-      item: toolCallItem(e),
-      startedAtMs: e.startedAt,
-    }),
-  );
+  session.on('toolCallStarted', (e) => peer.notifySoonEncoded('item/started', encoder.started(e)));
   session.on('toolCallProgress', (e) =>
     peer.notify('item/mcpToolCall/progress', {
       threadId: e.threadId,
@@ -80,12 +77,7 @@ export function forwardToolCalls(session: Session, peer: RpcPeer): void {
     }),
   );
   session.on('toolCallCompleted', (e) =>
-    peer.notify('item/completed', {
-      threadId: e.threadId,
-      turnId: e.id,
-      item: toolCallItem(e),
-      completedAtMs: e.startedAt + e.durationMs,
-    }),
+    peer.notifyEncoded('item/completed', encoder.completed(e)),
   );
 }
 

@@ -8,6 +8,7 @@
 import type { Session } from '@mcprt/runtime';
 
 import type { RpcPeer } from './rpcPeer.js';
+import type { ToolCallEncoder } from './toolCallText.js';
 
 export interface ThreadRecord {
   readonly id: string;
@@ -19,6 +20,8 @@ export interface ThreadRecord {
   readonly environments: readonly { environmentId: string; cwd: string }[];
   /** In-flight tool calls by item id, for `mcpServer/tool/cancel`. */
   readonly inflight: Map<string, AbortController>;
+  /** Writes the thread's tool-call items and results (toolCallText.ts). */
+  readonly encoder: ToolCallEncoder;
 }
 
 export class ThreadTable {

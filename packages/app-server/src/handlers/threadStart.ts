@@ -16,6 +16,7 @@ import { internalError, invalidRequest } from '../errorMap.js';
 import type { ThreadRecord } from '../threads.js';
 import { wireThread } from '../threads.js';
 import { elicitThroughPeer, forwardToolCalls, startupNotification } from '../threadEvents.js';
+import { ToolCallEncoder } from '../toolCallText.js';
 
 interface ThreadStartInput {
   readonly ephemeral?: boolean | null | undefined;
@@ -44,7 +45,8 @@ export async function threadStart(params: ThreadStartInput, ctx: HandlerContext)
     sandboxState: params.sandboxState,
     onElicitation: elicitThroughPeer(ctx.peer),
   });
-  forwardToolCalls(session, ctx.peer);
+  const encoder = new ToolCallEncoder();
+  forwardToolCalls(session, ctx.peer, encoder);
   const thread: ThreadRecord = {
     id: session.threadId,
     session,
@@ -54,6 +56,7 @@ export async function threadStart(params: ThreadStartInput, ctx: HandlerContext)
     createdAt: Math.floor(Date.now() / 1000),
     environments,
     inflight: new Map(),
+    encoder,
   };
 
   // Startup events are held until the thread exists for the client (after the response).

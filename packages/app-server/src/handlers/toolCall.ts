@@ -9,6 +9,8 @@
 
 import { randomUUID } from 'node:crypto';
 
+import type { ToolCallRequest } from '@mcprt/runtime';
+
 import type { HandlerContext } from '../context.js';
 import { requireThread } from '../context.js';
 import { internalError } from '../errorMap.js';
@@ -22,6 +24,8 @@ interface ToolCallInput {
   readonly _meta?: unknown;
 }
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
 export async function callTool(params: ToolCallInput, ctx: HandlerContext) {
   const thread = requireThread(ctx, params.threadId);
   const args = params.arguments;
@@ -32,21 +36,26 @@ export async function callTool(params: ToolCallInput, ctx: HandlerContext) {
   }
   const itemId = `call_${randomUUID()}`;
   const controller = new AbortController();
-  const onAbort = () => controller.abort(new Error('tool call cancelled by the client'));
-  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  const stopCancel = ctx.onCancel(() =>
+    controller.abort(new Error('tool call cancelled by the client')),
+  );
   thread.inflight.set(itemId, controller);
+  // The request is built without spreading optional parts (a spread allocates and copies).
+  const request: Mutable<ToolCallRequest> = {
+    server: params.server,
+    tool: params.tool,
+    callId: itemId,
+    signal: controller.signal,
+  };
+  if (params.environmentId != null) request.environmentId = params.environmentId;
+  if (args != null) request.arguments = args as Record<string, unknown>;
+  if (params._meta !== undefined) request.meta = params._meta;
   try {
-    return await thread.session.callTool({
-      server: params.server,
-      tool: params.tool,
-      callId: itemId,
-      signal: controller.signal,
-      ...(params.environmentId != null ? { environmentId: params.environmentId } : {}),
-      ...(args != null ? { arguments: args as Record<string, unknown> } : {}),
-      ...(params._meta !== undefined ? { meta: params._meta } : {}),
-    });
+    // The result as `item/completed` encoded it (one encoding for both, ADR 0022).
+    return thread.encoder.response(itemId, await thread.session.callTool(request));
   } finally {
-    ctx.signal.removeEventListener('abort', onAbort);
+    stopCancel();
     thread.inflight.delete(itemId);
+    thread.encoder.forget(itemId);
   }
 }

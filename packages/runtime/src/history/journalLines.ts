@@ -57,6 +57,33 @@ const isStringOrNull = (v: unknown): v is string | null => v === null || typeof 
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 
+/**
+ * The stored text of a line's last member (`args` or `result`, after `fields` validated members):
+ * the line's own text of it when the line has exactly the members `startLine`/`finishLine`
+ * write, this one last, the line ending right after it and `,"<key>":` appearing once in the
+ * line; else the parsed value encoded again (ADR 0022). That one `,"<key>":` is the member
+ * itself: every earlier value is a string, number, boolean or null, and a string cannot hold an
+ * unescaped `"` right after a `,`.
+ */
+function lastMemberText(
+  text: string,
+  v: Record<string, unknown>,
+  fields: number,
+  key: string,
+): string | null {
+  const value = v[key];
+  if (value === null || value === undefined) return null;
+  const keys = Object.keys(v);
+  if (keys.length === fields + 1 && keys[fields] === key && text.endsWith('}')) {
+    const marker = `,"${key}":`;
+    const at = text.indexOf(marker);
+    if (at > 0 && at === text.lastIndexOf(marker)) {
+      return text.slice(at + marker.length, -1).trim();
+    }
+  }
+  return json(value);
+}
+
 /** The record of one line (without its newline); throws `JournalLineError` saying what is wrong. */
 export function parseJournalLine(text: string): JournalRecord {
   let v: Record<string, unknown>;
@@ -84,7 +111,7 @@ export function parseJournalLine(text: string): JournalRecord {
         server,
         environmentId: env,
         tool,
-        arguments: json(v['args']),
+        arguments: lastMemberText(text, v, 7, 'args'),
         startedAt: at,
       },
     };
@@ -102,7 +129,7 @@ export function parseJournalLine(text: string): JournalRecord {
       row: {
         id,
         status: status as FinishRow['status'],
-        result: json(v['result']),
+        result: lastMemberText(text, v, 6, 'result'),
         truncated: truncated ? 1 : 0,
         error,
         durationMs: ms,

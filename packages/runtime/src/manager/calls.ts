@@ -7,7 +7,7 @@
  * templates and prompts across registrations.
  */
 
-import type { ServerConnection } from '../connection/connection.js';
+import type { CallOptions } from '../connection/connection.js';
 import type { ListItems } from '../connection/inventorySync.js';
 import type {
   CallToolResult,
@@ -20,13 +20,15 @@ import { RequestFailedError, ToolDisabledError, UnknownServerError } from '../er
 import type { HistorySink } from '../history/types.js';
 import { isToolEnabled } from '../inventory/toolFilter.js';
 import type { SandboxAuthority, SessionSandbox } from '../sandbox/sessionSandbox.js';
-import { sandboxTarget } from '../sandbox/sessionSandbox.js';
+import { NEEDS_LAUNCHER, sandboxTarget } from '../sandbox/sessionSandbox.js';
 import type { RegistrationScope } from '../scope.js';
 import type { SkillFile, SkillFileRequest, SkillListing } from '../skills/types.js';
 import type { CallEmitter } from './callTracker.js';
 import { isPlainObjectOrAbsent, ToolCallTracker, withThreadId } from './callTracker.js';
 import type { RegistrationSet } from './registrationSet.js';
 import type { Router } from './router.js';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 export interface ToolCallRequest {
   readonly server: string;
@@ -102,43 +104,43 @@ export class SessionCalls {
   async callTool(request: ToolCallRequest): Promise<CallToolResult> {
     // The thread's state when the call is issued (or the host's own authority for this call).
     const authority = this.ctx.sandbox.capture(request.sandboxAuthority);
-    const target = await this.ctx.router.live(request.server, request.environmentId);
+    // A ready thread-wide server is reached without waiting (no await before the request is sent).
+    const target =
+      this.ctx.router.ready(request.server, request.environmentId) ??
+      (await this.ctx.router.live(request.server, request.environmentId));
     const { reg } = target;
     let connection = target.connection;
     const config = reg.config ?? connection.config;
     if (!isToolEnabled(config, request.tool)) throw new ToolDisabledError(request.tool, reg.label);
     const call = this.tracker.begin(reg.scope, request);
     try {
-      const meta = await authority.meta(
-        sandboxTarget(config, connection.capabilities),
-        withThreadId(request.meta, this.ctx.threadId),
-      );
+      const sandbox = sandboxTarget(config, connection.capabilities);
+      const clientMeta = withThreadId(request.meta, this.ctx.threadId);
+      const quick = authority.metaNow(sandbox, clientMeta);
+      const meta = quick !== NEEDS_LAUNCHER ? quick : await authority.meta(sandbox, clientMeta);
       const args = authority.arguments(request.arguments);
-      const invoke = (on: ServerConnection) =>
-        on.callTool(request.tool, args, {
-          timeoutMs: request.timeoutMs ?? config.toolTimeoutMs,
-          meta,
-          ...(request.signal ? { signal: request.signal } : {}),
-          // A progress token lives in `_meta`; a non-object `_meta` is forwarded untouched, so no
-          // progress is requested for it.
-          ...(isPlainObjectOrAbsent(meta)
-            ? {
-                onProgress: (p: ProgressUpdate) => {
-                  call.progress(p);
-                  request.onProgress?.(p);
-                },
-              }
-            : {}),
-        });
+      const options: Mutable<CallOptions> = {
+        timeoutMs: request.timeoutMs ?? config.toolTimeoutMs,
+        meta,
+      };
+      if (request.signal) options.signal = request.signal;
+      // A progress token lives in `_meta`; a non-object `_meta` is forwarded untouched, so no
+      // progress is requested for it.
+      if (isPlainObjectOrAbsent(meta)) {
+        options.onProgress = (p: ProgressUpdate) => {
+          call.progress(p);
+          request.onProgress?.(p);
+        };
+      }
       let result: CallToolResult;
       try {
-        result = await invoke(connection);
+        result = await connection.callTool(request.tool, args, options);
       } catch (error) {
         // An HTTP server that lost our session (restarted: 404 / session not found) never ran
         // the call: re-initialize once and send it again.
         if (!(error instanceof McpRequestError && error.kind === 'session_lost')) throw error;
         connection = await reg.reconnect(connection, 'the server no longer knows our HTTP session');
-        result = await invoke(connection);
+        result = await connection.callTool(request.tool, args, options);
       }
       await call.finish(result, null, request.signal);
       return result;

@@ -41,6 +41,11 @@ export class EnvironmentWatch {
     }
   }
 
+  /** Whether `reg` was lost with its environment (its next use revives it). */
+  isLost(reg: Registration): boolean {
+    return this.lost.has(reg);
+  }
+
   /** Before use: a lost registration is replaced by a fresh one (which reconnects). */
   revived(reg: Registration): Registration {
     if (!this.lost.has(reg)) return reg;

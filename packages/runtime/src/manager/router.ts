@@ -43,6 +43,20 @@ export class Router {
     );
   }
 
+  /**
+   * `live` without waiting, in its most common case: a name-only request whose thread-wide
+   * registration is ready (no environment to read, nothing to wait for, and the routing table
+   * picks the thread-wide registration first). Null: use `live`.
+   */
+  ready(server: string, environmentId?: string | null): LiveTarget | null {
+    if ((environmentId !== undefined && environmentId !== null) || this.ctx.closed()) return null;
+    const { registrations } = this.ctx;
+    const reg = registrations.find({ environmentId: null, name: server });
+    if (reg === undefined || registrations.watch.isLost(reg) || reg.restarting) return null;
+    const connection = reg.live;
+    return connection !== null && reg.enabled ? { reg, connection } : null;
+  }
+
   /** The registration a request reaches, started and ready; throws why when it is not. */
   async live(server: string, environmentId?: string | null): Promise<LiveTarget> {
     if (this.ctx.closed()) throw new SessionClosedError(this.ctx.threadId);

@@ -37,6 +37,9 @@ export interface SandboxAuthority {
   readonly launcher?: string;
 }
 
+/** What `CallAuthority.metaNow` returns when the launcher must be resolved first (`meta`). */
+export const NEEDS_LAUNCHER: unique symbol = Symbol('needs launcher');
+
 /** The authority of one issued call. */
 export class CallAuthority {
   constructor(
@@ -51,12 +54,27 @@ export class CallAuthority {
    * server then receives no authority and its launcher helpers fail closed.
    */
   async meta(target: SandboxTarget, clientMeta: unknown): Promise<unknown> {
+    const now = this.metaNow(target, clientMeta);
+    if (now !== NEEDS_LAUNCHER) return now;
+    const launcher = await resolveLauncher(this.launcherSetting);
+    return buildCallMeta(clientMeta as Record<string, unknown> | undefined, {
+      state: this.state,
+      launcher,
+    });
+  }
+
+  /**
+   * `meta` without waiting, or `NEEDS_LAUNCHER` when it needs the launcher resolved first (a
+   * local stdio server that advertises the sandbox state, with a thread state): the tool-call
+   * path then awaits nothing in the usual case.
+   */
+  metaNow(target: SandboxTarget, clientMeta: unknown): unknown {
     if (clientMeta !== undefined && !isObject(clientMeta)) return clientMeta;
     if (this.state === undefined || !advertisesSandboxState(target.capabilities)) {
       return buildCallMeta(clientMeta, null);
     }
-    const launcher = target.localStdio ? await resolveLauncher(this.launcherSetting) : null;
-    return buildCallMeta(clientMeta, { state: this.state, launcher });
+    if (target.localStdio) return NEEDS_LAUNCHER;
+    return buildCallMeta(clientMeta, { state: this.state, launcher: null });
   }
 
   /** Arguments with `codex/sandbox-*` keys removed from their `_meta`, if any. */

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+
+import type { FinishRow, StartRow } from './journalLines.js';
+import { finishLine, parseJournalLine, startLine } from './journalLines.js';
+
+const start: StartRow = {
+  id: 'call_1',
+  threadId: 't,"args":1',
+  server: 's0',
+  environmentId: null,
+  tool: 'echo',
+  arguments: JSON.stringify({ message: 'hi ,"args": "x"', nested: { args: [1, { args: null }] } }),
+  startedAt: 1_000,
+};
+
+const finish: FinishRow = {
+  id: 'call_1',
+  status: 'failed',
+  result: JSON.stringify({ content: [{ type: 'text', text: '},"result":{' }], result: 2 }),
+  truncated: 0,
+  error: 'boom ,"result":{"x":1}',
+  durationMs: 3,
+};
+
+/** What the store kept before ADR 0022: the parsed value encoded again. */
+const reencoded = (text: string | null) =>
+  text === null ? null : JSON.stringify(JSON.parse(text));
+
+describe('parseJournalLine', () => {
+  it('keeps the JSON text of arguments and results of the lines a store writes', () => {
+    const s = parseJournalLine(startLine(start).trimEnd());
+    expect(s).toEqual({ kind: 'start', row: start });
+    const f = parseJournalLine(finishLine(finish).trimEnd());
+    expect(f).toEqual({ kind: 'finish', row: finish });
+    expect(parseJournalLine(startLine({ ...start, arguments: null }).trimEnd())).toMatchObject({
+      row: { arguments: null },
+    });
+    expect(parseJournalLine(finishLine({ ...finish, result: null }).trimEnd())).toMatchObject({
+      row: { result: null },
+    });
+  });
+
+  it('stores the same value for lines laid out otherwise (spaces, other order, duplicates)', () => {
+    const args = { a: 1, args: { b: [2] } };
+    const lines = [
+      `{"k":"s", "id":"c","thread":"t","server":"s","env":null,"tool":"x","at":1,"args": ${JSON.stringify(args, null, 1)} }`,
+      `{"args":${JSON.stringify(args)},"k":"s","id":"c","thread":"t","server":"s","env":null,"tool":"x","at":1}`,
+      `{"k":"s","id":"c","thread":"t","server":"s","env":null,"tool":"x","at":1,"args":{"a":0},"args":${JSON.stringify(args)}}`,
+      `{"k":"s","id":"c","thread":"t","server":"s","env":null,"tool":"x","at":1,"extra":{"args":0},"args":${JSON.stringify(args)}}`,
+      `{"k":"s","id":"c","thread":"t","server":"s","env":null,"tool":"x","at":1,"args":${JSON.stringify(args)}}   `,
+    ];
+    for (const line of lines) {
+      const record = parseJournalLine(line);
+      if (record.kind !== 'start') throw new Error('not a start record');
+      expect(JSON.parse(record.row.arguments!)).toEqual(args);
+      expect(reencoded(record.row.arguments)).toBe(JSON.stringify(args));
+    }
+    const result = { content: [], isError: true };
+    const duplicate = `{"k":"f","id":"c","status":"failed","ms":1,"truncated":false,"error":null,"result":{"content":1},"result":${JSON.stringify(result)}}`;
+    const record = parseJournalLine(duplicate);
+    if (record.kind !== 'finish') throw new Error('not a finish record');
+    expect(JSON.parse(record.row.result!)).toEqual(result);
+  });
+
+  it('still rejects lines that are not records', () => {
+    expect(() => parseJournalLine(startLine(start).slice(0, -3))).toThrow(/not JSON/);
+    expect(() => parseJournalLine('{"k":"s","id":"c"}')).toThrow(/without id, thread/);
+  });
+});
