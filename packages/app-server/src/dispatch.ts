@@ -48,8 +48,21 @@ const handlers: Handlers = {
   'history/list': listHistory,
 };
 
-const isClientMethod = (method: string): method is ClientRequestMethod =>
-  Object.prototype.hasOwnProperty.call(clientRequests, method);
+type Route = {
+  readonly params: ClientRequests[ClientRequestMethod]['params'];
+  readonly handler: (params: unknown, ctx: HandlerContext) => Promise<unknown>;
+};
+
+/** Every client method's params schema and handler, looked up once per request. */
+const routes = new Map<string, Route>(
+  (Object.keys(clientRequests) as ClientRequestMethod[]).map((method) => [
+    method,
+    {
+      params: clientRequests[method].params,
+      handler: handlers[method] as Route['handler'],
+    },
+  ]),
+);
 
 export async function dispatchRequest(
   state: AppServerState,
@@ -58,7 +71,8 @@ export async function dispatchRequest(
   rawParams: unknown,
   request: IncomingRequest,
 ): Promise<unknown> {
-  if (!isClientMethod(method)) {
+  const route = routes.get(method);
+  if (route === undefined) {
     throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
   }
   if (method !== 'initialize' && !peer.initialized) {
@@ -67,11 +81,9 @@ export async function dispatchRequest(
       `Not initialized: send \`initialize\` before \`${method}\``,
     );
   }
-  const spec = clientRequests[method];
-  const params = parseParams(spec.params, rawParams, method);
-  const handler = handlers[method] as (params: unknown, ctx: HandlerContext) => Promise<unknown>;
+  const params = parseParams(route.params, rawParams, method);
   try {
-    return await handler(params, {
+    return await route.handler(params, {
       state,
       peer,
       requestId: request.id,

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { ErrorCode, ProtocolError } from './errors.js';
 import { clientNotifications, clientRequests } from './registry.js';
-import { parseParams, validateOutgoing } from './validate.js';
+import { compileFastCheck, parseParams, validateOutgoing } from './validate.js';
 
 function messageOf(run: () => unknown): { code: number; message: string } {
   try {
@@ -123,6 +123,66 @@ describe('validateOutgoing', () => {
     expect(messageOf(() => validateOutgoing(list.result, { data: [] }))).toEqual({
       code: ErrorCode.InternalError,
       message: 'invalid outgoing ListMcpServerStatusResult: missing field `nextCursor`',
+    });
+  });
+});
+
+describe('the fast check of flat params (ADR 0022)', () => {
+  const base = { threadId: 't', server: 's', tool: 'x' };
+  const inputs: unknown[] = [
+    base,
+    { ...base, environmentId: 'box', arguments: { a: [1] }, _meta: 'm' },
+    { ...base, environmentId: null, arguments: null },
+    { ...base, environmentId: 3 },
+    { ...base, tool: 1 },
+    { ...base, tool: undefined },
+    { threadId: 't', server: 's' },
+    { ...base, extra: 1 },
+    { ...base, arguments: undefined },
+    JSON.parse('{"threadId":"t","server":"s","tool":"x","__proto__":{"a":1}}'),
+    Object.assign(Object.create({ inherited: 1 }) as object, base),
+    [base],
+    'text',
+    null,
+    undefined,
+    {},
+    { threadId: 't', ephemeral: true, cwd: '/x' },
+    { threadId: 't', ephemeral: 'yes' },
+    { itemId: 'i', threadId: 't' },
+  ];
+
+  it('accepts only input its schema parses to an equal value, for every method', () => {
+    let compiled = 0;
+    let accepted = 0;
+    for (const [method, spec] of Object.entries(clientRequests)) {
+      const check = compileFastCheck(spec.params);
+      if (check === null) continue;
+      compiled += 1;
+      for (const input of inputs) {
+        if (!check(input)) continue;
+        accepted += 1;
+        const parsed = spec.params.safeParse(input);
+        expect(parsed.success, `${method} ${JSON.stringify(input)}`).toBe(true);
+        expect(parsed.data).toStrictEqual(input);
+        // Same members and values (the input keeps its own member order).
+        expect(parseParams(spec.params, input, method)).toBe(input);
+      }
+    }
+    expect(compiled).toBeGreaterThan(0);
+    expect(accepted).toBeGreaterThan(0);
+  });
+
+  it('has one for the tool-call params, and leaves wrong input to the schema and its texts', () => {
+    const check = compileFastCheck(call.params)!;
+    expect(check).not.toBeNull();
+    expect(check(base)).toBe(true);
+    expect(check({ ...base, extra: 1 })).toBe(false);
+    expect(parseParams(call.params, { ...base, extra: 1 }, 'mcpServer/tool/call')).toEqual(base);
+    expect(
+      messageOf(() => parseParams(call.params, { ...base, tool: 1 }, 'mcpServer/tool/call')),
+    ).toEqual({
+      code: -32600,
+      message: 'Invalid request: invalid type: expected string at `tool`',
     });
   });
 });

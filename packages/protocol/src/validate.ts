@@ -112,6 +112,76 @@ function describeIssues(issues: readonly Issue[], input: unknown): string {
   return first === undefined ? 'invalid params' : describeIssue(first, input);
 }
 
+type FastCheck = (input: unknown) => boolean;
+
+/** Each params schema's fast check (null: the schema has none), compiled on first use. */
+const fastChecks = new WeakMap<z.ZodType, FastCheck | null>();
+
+type Def = { type: string; innerType?: z.ZodType; checks?: unknown[] };
+const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
+
+/** A check of one member's value; undefined means the member is absent. */
+function valueCheck(schema: z.ZodType, optional: boolean): FastCheck | null {
+  const def = defOf(schema);
+  if (def.checks !== undefined && def.checks.length > 0) return null;
+  switch (def.type) {
+    case 'string':
+      return (v) => typeof v === 'string';
+    case 'boolean':
+      return (v) => typeof v === 'boolean';
+    case 'unknown':
+      return optional ? () => true : null;
+    case 'nullable': {
+      const inner = def.innerType && valueCheck(def.innerType, optional);
+      return inner ? (v) => v === null || inner(v) : null;
+    }
+    case 'optional': {
+      const inner = def.innerType && valueCheck(def.innerType, true);
+      return inner ? (v) => v === undefined || inner(v) : null;
+    }
+    default:
+      return null;
+  }
+}
+
+/**
+ * A check that accepts only input the schema's parse returns unchanged (same members, same
+ * values; the input keeps its own member order), so the input itself can be used: for a plain object schema (unknown members stripped)
+ * whose members are strings, booleans or unknown values, optional or nullable — the shape of the
+ * tool-call params, parsed on every call. Input it does not accept (unknown members to strip, a
+ * wrong type, anything else) goes through the schema as before, errors and all. Null for other
+ * schemas.
+ */
+export function compileFastCheck(schema: z.ZodType): FastCheck | null {
+  const def = defOf(schema) as Def & { shape?: Record<string, z.ZodType>; catchall?: unknown };
+  if (def.type !== 'object' || def.catchall !== undefined || def.shape === undefined) return null;
+  if (def.checks !== undefined && def.checks.length > 0) return null;
+  const members: [string, FastCheck, boolean][] = [];
+  for (const [key, member] of Object.entries(def.shape)) {
+    const optional = defOf(member).type === 'optional';
+    const check = valueCheck(member, optional);
+    if (check === null) return null;
+    members.push([key, check, optional]);
+  }
+  return (input) => {
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) return false;
+    if (Object.getPrototypeOf(input) !== Object.prototype) return false;
+    const object = input as Record<string, unknown>;
+    let present = 0;
+    for (const [key, check, optional] of members) {
+      if (!Object.prototype.hasOwnProperty.call(object, key)) {
+        if (!optional) return false;
+        continue;
+      }
+      const value = object[key];
+      if (value === undefined || !check(value)) return false;
+      present += 1;
+    }
+    // Only known members (else the schema strips the others: parse it).
+    return Object.keys(object).length === present;
+  };
+}
+
 /**
  * Validate request or notification params. Absent or null params are read as `{}` when the
  * schema does not accept them itself, so methods whose params are all optional work without
@@ -123,6 +193,9 @@ export function parseParams<S extends z.ZodType>(
   params: unknown,
   method: string,
 ): ParsedOk<S> {
+  let fast = fastChecks.get(schema);
+  if (fast === undefined) fastChecks.set(schema, (fast = compileFastCheck(schema)));
+  if (fast !== null && fast(params)) return params as ParsedOk<S>;
   let input = params;
   let result = schema.safeParse(input);
   if (!result.success && (params === undefined || params === null)) {
