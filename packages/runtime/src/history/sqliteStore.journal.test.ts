@@ -111,6 +111,41 @@ describe('SqliteHistoryStore journal', () => {
     s.close();
   });
 
+  it('writes a startedBatched record within START_WRITE_MS, or with the next write, before resolving', async () => {
+    Object.assign(JOURNAL_TIMING, { START_WRITE_MS: 200 });
+    const s = open();
+    const record = {
+      id: 'sb',
+      threadId: 't',
+      server: 'srv',
+      environmentId: null,
+      tool: 'echo',
+      arguments: { password: 'pw-secret-2' },
+      startedAt: 1,
+    };
+    const seenAtResolve: string[][] = [];
+    const written = s.startedBatched(record).then(() => {
+      seenAtResolve.push(durable(s.file).map((r) => r[1]!));
+    });
+    await nextTurn();
+    expect(durable(s.file)).toEqual([]); // still waiting for a write to share
+    await written;
+    expect(seenAtResolve).toEqual([['inProgress']]);
+    // A start followed by its finish: both lines in one write, both resolved after it.
+    const order: string[] = [];
+    const started = s.startedBatched({ ...record, id: 'sc' }).then(() => order.push('start'));
+    const finished = s.finishedBatched('sc', done).then(() => order.push('finish'));
+    await Promise.all([started, finished]);
+    expect(order).toEqual(['start', 'finish']);
+    expect(durable(s.file)).toEqual([
+      ['sc', 'completed'],
+      ['sb', 'inProgress'],
+    ]);
+    const text = readFileSync(join(s.journalDir, journalFiles(s.file)[0]!), 'utf8');
+    expect(text).not.toContain('pw-secret-2');
+    s.close();
+  });
+
   it('ingests into SQLite when idle, once, and rotates a large journal', async () => {
     Object.assign(JOURNAL_TIMING, { IDLE_MS: 5, ROTATE_BYTES: 2000 });
     const s = open();

@@ -42,6 +42,8 @@ export const DEFAULT_MAX_ENTRIES = 100_000;
 /** Idle ingestion: look every IDLE_MS; ingest once a look finds no new write, or the backlog is
  * older than MAX_DELAY_MS or larger than MAX_BACKLOG bytes. Rotate past ROTATE_BYTES. */
 export const JOURNAL_TIMING = {
+  /** `startedBatched`: the longest a start record waits for another write to share (ADR 0022). */
+  START_WRITE_MS: 1,
   IDLE_MS: 50,
   MAX_DELAY_MS: 2000,
   MAX_BACKLOG: 4 * 1024 * 1024,
@@ -67,6 +69,9 @@ export class SqliteHistoryStore implements HistorySink {
   private waiters: (() => void)[] = [];
   private startWrite: NodeJS.Immediate | undefined;
   private finishWriteQueued = false;
+  /** `startedBatched`'s timer: made once, re-armed (`refresh`) when a start record waits. */
+  private startTimer: NodeJS.Timeout | undefined;
+  private startTimerArmed = false;
   /** Idle ingestion state: the scheduled look or batch, writes since the last look, backlog. */
   private ingestion: NodeJS.Timeout | NodeJS.Immediate | undefined;
   private writesSinceLook = 0;
@@ -103,20 +108,37 @@ export class SqliteHistoryStore implements HistorySink {
   }
 
   started(record: StartedRecord): void {
-    const args = record.arguments;
-    this.lines.push(
-      startLine({
-        id: record.id,
-        threadId: record.threadId,
-        server: record.server,
-        environmentId: record.environmentId,
-        tool: record.tool,
-        arguments:
-          args === undefined || args === null ? null : JSON.stringify(this.redactor.value(args)),
-        startedAt: record.startedAt,
-      }),
-    );
+    this.lines.push(this.startText(record));
     this.startWrite ??= setImmediate(() => this.writeLines());
+  }
+
+  startedBatched(record: StartedRecord): Promise<void> {
+    this.lines.push(this.startText(record));
+    return new Promise((resolve) => {
+      this.waiters.push(resolve);
+      if (this.startTimerArmed) return;
+      this.startTimerArmed = true;
+      if (this.startTimer === undefined) {
+        this.startTimer = setTimeout(
+          () => this.writeLines(),
+          JOURNAL_TIMING.START_WRITE_MS,
+        ).unref();
+      } else this.startTimer.refresh();
+    });
+  }
+
+  private startText(record: StartedRecord): string {
+    const args = record.arguments;
+    return startLine({
+      id: record.id,
+      threadId: record.threadId,
+      server: record.server,
+      environmentId: record.environmentId,
+      tool: record.tool,
+      arguments:
+        args === undefined || args === null ? null : JSON.stringify(this.redactor.value(args)),
+      startedAt: record.startedAt,
+    });
   }
 
   finished(id: string, outcome: Outcome): void {
@@ -157,6 +179,7 @@ export class SqliteHistoryStore implements HistorySink {
     this.writeLines();
     this.closed = true;
     open.delete(this);
+    clearTimeout(this.startTimer);
     this.cancelIngestion();
     // Ingest and delete this store's journal; if that fails, the next store opened on the home
     // replays it (its owner is then dead).
@@ -189,6 +212,9 @@ export class SqliteHistoryStore implements HistorySink {
     if (this.startWrite !== undefined) clearImmediate(this.startWrite);
     this.startWrite = undefined;
     this.finishWriteQueued = false;
+    // The start timer stays pending (it is re-armed, not remade): firing with nothing to write
+    // is a no-op.
+    this.startTimerArmed = false;
     const lines = this.lines;
     const waiters = this.waiters;
     this.lines = [];

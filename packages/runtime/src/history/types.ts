@@ -63,6 +63,15 @@ export interface HistorySink {
     },
   ): void;
   /**
+   * Like `started`, written with the store's next write or at the latest `START_WRITE_MS` later
+   * (so a call that finishes that soon has its start and finish records in one write, ADR 0022);
+   * resolves once written (a failed write is a warning, never a rejection). Callers must wait for
+   * it before announcing the call.
+   */
+  startedBatched?(
+    record: Omit<ToolCallRecord, 'status' | 'result' | 'resultTruncated' | 'error' | 'durationMs'>,
+  ): Promise<void>;
+  /**
    * Like `finished`, written in one journal write with every other call finishing in the same
    * tick; resolves once written (a failed write is a warning, never a rejection). Callers must
    * wait for it before reporting the call as finished.

@@ -5,8 +5,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
+import { HistoryJournal } from '../history/journal.js';
 import { SqliteHistoryStore } from '../history/sqliteStore.js';
 import { ToolCallTracker } from './callTracker.js';
 
@@ -37,7 +38,11 @@ describe('ToolCallTracker with the SQLite history', () => {
     const { store, tracker, seen } = setup();
     const call = tracker.begin(scope, { tool: 'echo', callId: 'a' });
     expect(seen).toEqual([]); // not before the record exists
-    await new Promise((r) => setImmediate(r));
+    // Written within START_WRITE_MS when nothing else is written meanwhile (ADR 0022).
+    const since = Date.now();
+    while (seen.length === 0 && Date.now() - since < 2000) {
+      await new Promise((r) => setTimeout(r, 1));
+    }
     expect(seen).toEqual(['started a: inProgress']);
     await call.finish({ content: [] }, null);
     expect(seen).toEqual(['started a: inProgress', 'completed a: completed']);
@@ -60,4 +65,19 @@ describe('ToolCallTracker with the SQLite history', () => {
     ]);
     store.close();
   });
+
+  it('writes the start and finish records of a quick call in one journal write', async () => {
+    const { store, tracker, seen } = setup();
+    const append = vi.spyOn(HistoryJournal.prototype, 'append');
+    const call = tracker.begin(scope, { tool: 'echo', callId: 'f' });
+    await call.finish({ content: [] }, null);
+    expect(append).toHaveBeenCalledTimes(1);
+    expect(append.mock.calls[0]![0].split('\n').filter(Boolean)).toHaveLength(2);
+    expect(seen).toEqual(['started f: completed', 'completed f: completed']);
+    store.close();
+  });
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
 });

@@ -61,20 +61,29 @@ export class ToolCallTracker {
       arguments: request.arguments ?? null,
       startedAt: Date.now(),
     };
-    this.safely(() => this.history?.started(started));
-    // A call is announced (`started`) only once its start record is written. A batching sink
-    // writes it at the end of this event-loop turn: announce right after that (immediates run in
-    // order), or earlier — after forcing the write — if progress or completion comes first.
+    // A call is announced (`started`) only once its start record is written: when the sink says
+    // so (`startedBatched`: with its next write, shared with the call's finish record when the
+    // call is that quick, ADR 0022), at the end of this event-loop turn for a sink that writes
+    // start records then, or earlier — after forcing the write — if progress comes first.
     let announced = false;
+    let announceLater: NodeJS.Immediate | undefined;
     const announce = () => {
       if (announced) return;
       announced = true;
       clearImmediate(announceLater);
       this.emit.started(started);
     };
-    const batching = this.history?.finishedBatched !== undefined;
-    const announceLater = batching ? setImmediate(announce) : undefined;
-    if (!batching) announce();
+    const history = this.history;
+    if (history?.startedBatched !== undefined) {
+      let written: Promise<void> | undefined;
+      this.safely(() => (written = history.startedBatched!(started)));
+      if (written) void written.then(announce);
+      else announce();
+    } else {
+      this.safely(() => history?.started(started));
+      if (history?.finishedBatched !== undefined) announceLater = setImmediate(announce);
+      else announce();
+    }
     let done = false;
     // Backpressure on progress floods: at most one event per PROGRESS_INTERVAL_MS per call;
     // the latest value always gets through (trailing emit, and flushed before completion).
