@@ -7,10 +7,11 @@
  * processes'), so it sees every recorded call at once. Opening a store replays the journals of
  * processes that died (crash recovery); `close` and process exit ingest and delete this store's.
  *
- * Call-path scheduling (ADR 0009, kept): start records are written at the end of the current
- * event-loop turn (`setImmediate`), all of that turn's in one write, while the request is already
- * on its way to the server; `finishedBatched` writes the finish records of calls completing in
- * the same tick in one write, before any of them is reported. Arguments, results and error texts
+ * Call-path scheduling (ADR 0009, ADR 0022): `startedBatched` start records wait for the store's
+ * next write — a quick call's own finish record — or at most `START_WRITE_MS`, while the request
+ * is already on its way to the server (`started` ones: the end of the event-loop turn);
+ * `finishedBatched` writes the finish records of calls completing in the same tick in one write,
+ * before any of them is reported. Arguments, results and error texts
  * are redacted and capped (history/redact.ts) before they are written anywhere.
  */
 
