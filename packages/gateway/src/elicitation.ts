@@ -73,7 +73,11 @@ export function answersFrom(
 export function clientModes(server: Server, ctx: ServerContext): ElicitationModes {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const fromEnvelope = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
-  const capabilities = fromEnvelope ?? server.getClientCapabilities();
+  return modesOf(fromEnvelope ?? server.getClientCapabilities());
+}
+
+/** Which elicitation modes declared capabilities allow. */
+export function modesOf(capabilities: ClientCapabilities | undefined): ElicitationModes {
   const elicitation = capabilities?.elicitation as { form?: unknown; url?: unknown } | undefined;
   if (elicitation === undefined) return { form: false, url: false };
   // A bare `elicitation: {}` means form mode (the spec's backwards-compatible reading).

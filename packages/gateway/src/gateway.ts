@@ -19,6 +19,7 @@ import type {
 import type { Server } from '@modelcontextprotocol/server';
 
 import { Catalog } from './catalog.js';
+import { HandoverTable } from './handover.js';
 import { LoginWatch } from './loginWatch.js';
 import { ChangeNotifier, logTo } from './notifier.js';
 import { OperationTable } from './operations.js';
@@ -52,6 +53,7 @@ export class Gateway implements GatewayCore {
   readonly session: Session;
   readonly catalog: Catalog;
   readonly operations: OperationTable;
+  readonly handovers = new HandoverTable();
   readonly notifier = new ChangeNotifier();
   readonly instructions: string;
   readonly inputTimeoutMs: number;

@@ -162,6 +162,14 @@ export class Operation<T> {
     }
   }
 
+  /**
+   * A request that takes over the operation between rounds (the SDK request the stdio fast path
+   * handed it to): while the operation runs, that request's cancellation cancels it.
+   */
+  adopt(signal: AbortSignal): void {
+    if (this.settled === null) this.link(signal);
+  }
+
   /** Abort the underlying call; pending elicitations are answered `cancel`. */
   cancel(reason: unknown): void {
     if (!this.controller.signal.aborted) this.controller.abort(reason);

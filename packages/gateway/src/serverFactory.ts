@@ -29,11 +29,13 @@ import type {
   ServerContext,
 } from '@modelcontextprotocol/server';
 
-import { splitCallMeta } from './callMeta.js';
 import type { Catalog } from './catalog.js';
 import { answersFrom, clientModes, inputRequestsFor } from './elicitation.js';
+import type { HandoverTable } from './handover.js';
 import type { OperationTable, ProgressUpdate } from './operations.js';
 import { STATUS_RESOURCE_URI, unwrapResourceUri, wrapResourceUri } from './resourceUri.js';
+import { errorText, progressParams, startToolCall, toolFailure, toolSubject } from './toolCall.js';
+import type { Run } from './toolCall.js';
 
 export const GATEWAY_VERSION = '0.1.0';
 
@@ -42,6 +44,8 @@ export interface GatewayCore {
   readonly session: Session;
   readonly catalog: Catalog;
   readonly operations: OperationTable;
+  /** Calls the stdio fast path handed to the SDK server to finish. */
+  readonly handovers: HandoverTable;
   /** The status resource's text. */
   statusText(): string;
   /** Start the registrations if nothing has yet (the first real request does). */
@@ -114,40 +118,39 @@ async function callTool(
   params: { name: string; arguments?: Record<string, unknown> | undefined },
   ctx: ServerContext,
 ) {
+  const subject = toolSubject(params.name);
+  const handedOver = takeHandover(core, subject, ctx);
+  if (handedOver !== undefined) return handedOver;
   return serveOperation(
     core,
     server,
     ctx,
-    `tools/call ${params.name}`,
-    async () => {
-      const entry = await core.catalog.findTool(params.name);
-      if (entry === undefined) {
-        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
-      }
-      const { forward, authority } = splitCallMeta(ctx.mcpReq._meta);
-      return {
-        scope: entry.scope,
-        run: (signal, onProgress) =>
-          core.session.callTool({
-            server: entry.scope.name,
-            environmentId: entry.scope.environmentId,
-            tool: entry.tool.name,
-            ...(params.arguments !== undefined ? { arguments: params.arguments } : {}),
-            ...(forward !== undefined ? { meta: forward } : {}),
-            ...(authority !== undefined ? { sandboxAuthority: authority } : {}),
-            signal,
-            onProgress,
-          }),
-      };
-    },
+    subject,
+    () => startToolCall(core, params, ctx.mcpReq._meta),
     // The registration's result, unchanged.
     (result) => result as CallToolResult,
-    // A failure of the call (server gone, timeout, disabled tool) is a tool error the model sees.
-    (error): CallToolResult => ({
-      content: [{ type: 'text', text: errorText(error) }],
-      isError: true,
-    }),
+    toolFailure,
   );
+}
+
+/**
+ * A call the stdio fast path started and handed over (handover.ts): its elicitations, for the
+ * SDK's legacy shim to send (the shim then re-enters with the answers and the operation's token,
+ * which resumes the operation below), or its finished result, for the SDK to validate and send.
+ */
+function takeHandover(
+  core: GatewayCore,
+  subject: string,
+  ctx: ServerContext,
+): CallToolResult | InputRequiredResult | undefined {
+  const state = ctx.mcpReq.requestState();
+  if (typeof state !== 'string') return undefined;
+  const entry = core.handovers.take(state, subject);
+  if (entry === undefined) return undefined;
+  if (entry.kind === 'result') return entry.value as CallToolResult;
+  // This request now spans the operation's rounds: cancelling it cancels the call.
+  entry.operation.adopt(ctx.mcpReq.signal);
+  return inputRequired({ inputRequests: inputRequestsFor(entry.requests), requestState: state });
 }
 
 async function readResource(core: GatewayCore, server: Server, uri: string, ctx: ServerContext) {
@@ -218,8 +221,6 @@ async function getPrompt(
   );
 }
 
-type Run = (signal: AbortSignal, onProgress: (update: ProgressUpdate) => void) => Promise<unknown>;
-
 /**
  * Serve one round of an operation: start it (or resume the one the client's `requestState`
  * names), then answer with its result, its failure, or the elicitations it is waiting for.
@@ -276,15 +277,7 @@ function progressSink(ctx: ServerContext): ((update: ProgressUpdate) => void) | 
   if (token === undefined) return undefined;
   return (update) =>
     void ctx.mcpReq
-      .notify({
-        method: 'notifications/progress',
-        params: {
-          progressToken: token,
-          progress: update.progress,
-          ...(update.total !== undefined ? { total: update.total } : {}),
-          ...(update.message !== undefined ? { message: update.message } : {}),
-        },
-      })
+      .notify({ method: 'notifications/progress', params: progressParams(token, update) as never })
       .catch(() => undefined);
 }
 
@@ -327,8 +320,4 @@ function protocolFailure(error: unknown): never {
       ? served.code
       : ProtocolErrorCode.InternalError;
   throw new ProtocolError(code, errorText(error), served?.data);
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,0 +1,166 @@
+/**
+ * The gateway's stdio wire: the SDK's `StdioServerTransport` behaviour (newline-delimited
+ * JSON-RPC on stdin/stdout, a 10 MiB line buffer, closing when stdin ends), with one difference —
+ * each line is parsed once and offered to `take` (the `tools/call` fast path, fastPath.ts) before
+ * the SDK sees it. A line `take` declines goes through the SDK's own `deserializeMessage` (its zod
+ * check) to `onmessage` exactly as the SDK transport would hand it over: a line that is not JSON
+ * is skipped silently, a JSON value that is not a JSON-RPC message is reported to `onerror` and
+ * dropped, like the SDK does.
+ */
+
+import process from 'node:process';
+import type { Readable, Writable } from 'node:stream';
+
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, MessageExtraInfo, Transport } from '@modelcontextprotocol/server';
+
+/** The SDK transport's default bound on one unterminated line. */
+const MAX_BUFFER_BYTES = 10 * 1024 * 1024;
+
+export class GatewayStdioWire implements Transport {
+  onclose?: (() => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+  onmessage?:
+    (<T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void) | undefined;
+  /** Offered every parsed line first; `true`: served there, the SDK never sees it. */
+  take: (message: unknown) => boolean = () => false;
+  /** Told of every message written to stdout. */
+  onsent: ((message: JSONRPCMessage) => void) | undefined;
+  /** Settles when the wire has closed (stdin ended, or `close()`). */
+  readonly closed: Promise<void>;
+
+  private buffer: Buffer | undefined;
+  private started = false;
+  private isClosed = false;
+  private resolveClosed!: () => void;
+
+  constructor(
+    private readonly stdin: Readable = process.stdin,
+    private readonly stdout: Writable = process.stdout,
+  ) {
+    this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
+  }
+
+  get isOpen(): boolean {
+    return !this.isClosed;
+  }
+
+  start(): Promise<void> {
+    if (this.started) return Promise.reject(new Error('GatewayStdioWire already started'));
+    this.started = true;
+    if (this.stdin.readableEnded || this.stdin.destroyed) setImmediate(this.onStdinClose);
+    this.stdin.on('data', this.onData);
+    this.stdin.on('error', this.onStdinError);
+    this.stdin.on('end', this.onStdinClose);
+    this.stdin.on('close', this.onStdinClose);
+    this.stdout.on('error', this.onStdoutError);
+    return Promise.resolve();
+  }
+
+  /** Hand a message to the SDK as if the client had sent it (after the SDK's own check). */
+  inject(message: unknown): void {
+    if (this.isClosed) return;
+    this.deliver(JSON.stringify(message));
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    if (this.isClosed) return Promise.reject(new Error('the gateway stdio wire is closed'));
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const onError = (error: Error) => {
+        if (settled) return;
+        settled = true;
+        this.stdout.off('drain', onDrain);
+        reject(error);
+      };
+      const onDrain = () => {
+        if (settled) return;
+        settled = true;
+        this.stdout.off('error', onError);
+        resolve();
+      };
+      this.stdout.once('error', onError);
+      const flushed = this.stdout.write(serializeMessage(message));
+      this.onsent?.(message);
+      if (flushed) {
+        if (settled) return;
+        settled = true;
+        this.stdout.off('error', onError);
+        resolve();
+      } else if (!settled) this.stdout.once('drain', onDrain);
+    });
+  }
+
+  close(): Promise<void> {
+    if (this.isClosed) return Promise.resolve();
+    this.isClosed = true;
+    this.stdin.off('data', this.onData);
+    this.stdin.off('error', this.onStdinError);
+    this.stdin.off('end', this.onStdinClose);
+    this.stdin.off('close', this.onStdinClose);
+    // The stdout error listener stays: it swallows late write failures once closed.
+    if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
+    this.buffer = undefined;
+    this.onclose?.();
+    this.resolveClosed();
+    return Promise.resolve();
+  }
+
+  private readonly onData = (chunk: Buffer): void => {
+    if ((this.buffer?.length ?? 0) + chunk.length > MAX_BUFFER_BYTES) {
+      this.buffer = undefined;
+      this.onerror?.(new Error(`ReadBuffer exceeded maximum size of ${MAX_BUFFER_BYTES} bytes`));
+      void this.close();
+      return;
+    }
+    this.buffer = this.buffer === undefined ? chunk : Buffer.concat([this.buffer, chunk]);
+    let index: number;
+    while (this.buffer !== undefined && (index = this.buffer.indexOf(10)) !== -1) {
+      const line = this.buffer.toString('utf8', 0, index).replace(/\r$/, '');
+      this.buffer = index + 1 === this.buffer.length ? undefined : this.buffer.subarray(index + 1);
+      this.line(line);
+    }
+  };
+
+  private line(line: string): void {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      return; // not JSON: the SDK's ReadBuffer skips such a line too
+    }
+    try {
+      if (this.take(parsed)) return;
+    } catch (error) {
+      this.onerror?.(toError(error));
+      return;
+    }
+    this.deliver(line);
+  }
+
+  private deliver(line: string): void {
+    try {
+      this.onmessage?.(deserializeMessage(line));
+    } catch (error) {
+      this.onerror?.(toError(error));
+    }
+  }
+
+  private readonly onStdinError = (error: Error): void => {
+    this.onerror?.(error);
+  };
+
+  private readonly onStdoutError = (error: Error): void => {
+    if (this.isClosed) return;
+    this.onerror?.(error);
+    void this.close();
+  };
+
+  private readonly onStdinClose = (): void => {
+    void this.close();
+  };
+}
+
+function toError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
+}

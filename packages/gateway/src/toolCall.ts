@@ -1,0 +1,79 @@
+/**
+ * One `tools/call` as the gateway runs it, shared by the SDK server's handler (serverFactory.ts)
+ * and the stdio fast path (fastPath.ts), so both route, split `_meta`, run and fail alike: the
+ * tool is looked up by its gateway name (unknown: InvalidParams `Unknown tool: X`), the client's
+ * `_meta` is split into what is forwarded and the call's sandbox authority (callMeta.ts), and a
+ * failed call (server gone, timeout, disabled tool) is a tool error the model sees.
+ */
+
+import type { RegistrationScope } from '@mcprt/runtime';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { CallToolResult } from '@modelcontextprotocol/server';
+
+import { splitCallMeta } from './callMeta.js';
+import type { GatewayCore } from './serverFactory.js';
+import type { ProgressUpdate } from './operations.js';
+
+export interface ToolCallParams {
+  readonly name: string;
+  readonly arguments?: Record<string, unknown> | undefined;
+}
+
+export type Run = (
+  signal: AbortSignal,
+  onProgress: (update: ProgressUpdate) => void,
+) => Promise<unknown>;
+
+/** What an operation subject is called for a tool (a resumed round must name the same). */
+export function toolSubject(name: string): string {
+  return `tools/call ${name}`;
+}
+
+/** Resolve the tool and build the runtime call (throws InvalidParams for an unknown tool). */
+export async function startToolCall(
+  core: GatewayCore,
+  params: ToolCallParams,
+  meta: unknown,
+): Promise<{ scope: RegistrationScope; run: Run }> {
+  const entry = await core.catalog.findTool(params.name);
+  if (entry === undefined) {
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+  }
+  const { forward, authority } = splitCallMeta(meta);
+  return {
+    scope: entry.scope,
+    run: (signal, onProgress) =>
+      core.session.callTool({
+        server: entry.scope.name,
+        environmentId: entry.scope.environmentId,
+        tool: entry.tool.name,
+        ...(params.arguments !== undefined ? { arguments: params.arguments } : {}),
+        ...(forward !== undefined ? { meta: forward } : {}),
+        ...(authority !== undefined ? { sandboxAuthority: authority } : {}),
+        signal,
+        onProgress,
+      }),
+  };
+}
+
+/** A failure of the call as the tool error the model sees. */
+export function toolFailure(error: unknown): CallToolResult {
+  return { content: [{ type: 'text', text: errorText(error) }], isError: true };
+}
+
+/** `notifications/progress` params for the client's token. */
+export function progressParams(
+  token: string | number,
+  update: ProgressUpdate,
+): Record<string, unknown> {
+  return {
+    progressToken: token,
+    progress: update.progress,
+    ...(update.total !== undefined ? { total: update.total } : {}),
+    ...(update.message !== undefined ? { message: update.message } : {}),
+  };
+}
+
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
