@@ -13,7 +13,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { ECHO_SERVER, makeHome, tempDir, waitFor } from '../helpers/fixtures.js';
+import { ECHO_SERVER, EVERYTHING_SERVER, makeHome, tempDir, waitFor } from '../helpers/fixtures.js';
 import { stdioGateway, stdioServer, texts } from './helpers.js';
 import type { Json } from './rawClient.js';
 import { RawGateway } from './rawClient.js';
@@ -21,7 +21,8 @@ import { RawGateway } from './rawClient.js';
 const scratch = tempDir('mcprt-gw-fast-');
 const cancelLog = join(scratch, 'cancelled.log');
 const home = makeHome(
-  stdioServer('mcp_servers.shared', ECHO_SERVER, ['--name', 'shared', '--cancel-log', cancelLog]),
+  stdioServer('mcp_servers.shared', ECHO_SERVER, ['--name', 'shared', '--cancel-log', cancelLog]) +
+    stdioServer('mcp_servers.everything', EVERYTHING_SERVER),
 );
 
 const fastPathAnswer = (raw: string) => raw.startsWith('{"jsonrpc":"2.0","id":');
@@ -32,7 +33,7 @@ describe('the tools/call fast path over stdio (2025)', () => {
 
   beforeAll(async () => {
     gateway = await RawGateway.initialized(home);
-    await gateway.toolsListed(['shared__echo', 'shared__sleep']);
+    await gateway.toolsListed(['shared__echo', 'everything__get_resource_reference']);
   });
   afterAll(async () => {
     await gateway?.close();
@@ -49,6 +50,8 @@ describe('the tools/call fast path over stdio (2025)', () => {
       undefined,
       { name: 'shared__echo', arguments: { message: 3 } },
       { name: 'shared__echo', arguments: { message: 'hi' }, extra: true },
+      // An embedded resource: the fast path hands the result to the SDK to check and send.
+      { name: 'everything__get_resource_reference', arguments: {} },
     ];
     const sdkOnly = RawGateway.start(home);
     try {
@@ -72,6 +75,9 @@ describe('the tools/call fast path over stdio (2025)', () => {
       );
       expect(fastPathAnswer((await gateway.answer('fast0')).raw)).toBe(true);
       expect(fastPathAnswer((await sdkOnly.answer('sdk0')).raw)).toBe(false);
+      expect(fastPathAnswer((await gateway.answer('fast9')).raw)).toBe(false);
+      const blocks = result(fast[9]!)['content'] as Json[];
+      expect(blocks.some((block) => block['type'] === 'resource')).toBe(true);
     } finally {
       await sdkOnly.close();
     }
