@@ -1,11 +1,11 @@
 /**
  * The gateway's stdio wire: the SDK's `StdioServerTransport` behaviour (newline-delimited
- * JSON-RPC on stdin/stdout, a 10 MiB line buffer, closing when stdin ends), with one difference —
- * each line is parsed once and offered to `take` (the `tools/call` fast path, fastPath.ts) before
- * the SDK sees it. A line `take` declines goes through the SDK's own `deserializeMessage` (its zod
- * check) to `onmessage` exactly as the SDK transport would hand it over: a line that is not JSON
+ * JSON-RPC on stdin/stdout, a 10 MiB line buffer, closing when stdin ends) with two differences.
+ * Each line is parsed once and offered to `take` (the `tools/call` fast path, fastPath.ts) before
+ * the SDK sees it; a line `take` declines goes through the SDK's own `deserializeMessage` (its zod
+ * check) to `onmessage` exactly as the SDK transport would hand it over — a line that is not JSON
  * is skipped silently, a JSON value that is not a JSON-RPC message is reported to `onerror` and
- * dropped, like the SDK does.
+ * dropped, like the SDK does. And messages sent in one tick leave in one write.
  */
 
 import process from 'node:process';
@@ -30,6 +30,8 @@ export class GatewayStdioWire implements Transport {
   readonly closed: Promise<void>;
 
   private buffer: Buffer | undefined;
+  private queued: string[] = [];
+  private waiting: { resolve: () => void; reject: (error: Error) => void }[] = [];
   private started = false;
   private isClosed = false;
   private resolveClosed!: () => void;
@@ -65,31 +67,41 @@ export class GatewayStdioWire implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.isClosed) return Promise.reject(new Error('the gateway stdio wire is closed'));
+    const text = serializeMessage(message);
+    this.onsent?.(message);
     return new Promise((resolve, reject) => {
-      let settled = false;
-      const onError = (error: Error) => {
-        if (settled) return;
-        settled = true;
-        this.stdout.off('drain', onDrain);
-        reject(error);
-      };
-      const onDrain = () => {
-        if (settled) return;
-        settled = true;
-        this.stdout.off('error', onError);
-        resolve();
-      };
-      this.stdout.once('error', onError);
-      const flushed = this.stdout.write(serializeMessage(message));
-      this.onsent?.(message);
-      if (flushed) {
-        if (settled) return;
-        settled = true;
-        this.stdout.off('error', onError);
-        resolve();
-      } else if (!settled) this.stdout.once('drain', onDrain);
+      if (this.queued.length === 0) process.nextTick(this.flush);
+      this.queued.push(text);
+      this.waiting.push({ resolve, reject });
     });
   }
+
+  /**
+   * Messages sent in one tick (responses of calls that finished together, a progress and its
+   * result) leave in one write: a pipe write wakes the reader and is paid per write (ADR 0019).
+   */
+  private readonly flush = (): void => {
+    const texts = this.queued;
+    const waiting = this.waiting;
+    this.queued = [];
+    this.waiting = [];
+    let settled = false;
+    const settle = (error?: Error) => {
+      if (settled) return;
+      settled = true;
+      this.stdout.off('error', onError);
+      this.stdout.off('drain', onDrain);
+      for (const w of waiting) {
+        if (error === undefined) w.resolve();
+        else w.reject(error);
+      }
+    };
+    const onError = (error: Error) => settle(error);
+    const onDrain = () => settle();
+    this.stdout.once('error', onError);
+    if (this.stdout.write(texts.length === 1 ? texts[0]! : texts.join(''))) settle();
+    else if (!settled) this.stdout.once('drain', onDrain);
+  };
 
   close(): Promise<void> {
     if (this.isClosed) return Promise.resolve();
