@@ -317,3 +317,13 @@ describe.each(['legacy', 'auto'] as const)(
     });
   },
 );
+
+describe('an oversized line', () => {
+  it('ends the connection, as the SDK transport does, and mcprt serve exits', async () => {
+    const gateway = await RawGateway.initialized(home);
+    const exited = gateway.exited();
+    gateway.send('"' + 'x'.repeat(11 * 1024 * 1024));
+    // A clean shutdown (stdin's connection ended), not a crash.
+    await expect(exited).resolves.toBe(0);
+  });
+});

@@ -99,6 +99,14 @@ export class RawGateway {
     }
   }
 
+  /** Resolves with the exit code (or signal) when the gateway process ends. */
+  exited(): Promise<number | string> {
+    return new Promise((resolve) => {
+      if (this.child.exitCode !== null) return resolve(this.child.exitCode);
+      this.child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown'));
+    });
+  }
+
   close(): Promise<void> {
     return new Promise((resolve) => {
       if (this.child.exitCode !== null || this.child.signalCode !== null) return resolve();

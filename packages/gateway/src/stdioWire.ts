@@ -1,21 +1,23 @@
 /**
  * The gateway's stdio wire: the SDK's `StdioServerTransport` behaviour (newline-delimited
- * JSON-RPC on stdin/stdout, a 10 MiB line buffer, closing when stdin ends) with two differences.
- * Each line is parsed once and offered to `take` (the `tools/call` fast path, fastPath.ts) before
- * the SDK sees it; a line `take` declines goes through the SDK's own `deserializeMessage` (its zod
- * check) to `onmessage` exactly as the SDK transport would hand it over — a line that is not JSON
- * is skipped silently, a JSON value that is not a JSON-RPC message is reported to `onerror` and
- * dropped, like the SDK does. And messages sent in one tick leave in one write.
+ * JSON-RPC on stdin/stdout, split by mcprt's `LineFramer`; a line over 10 MiB fails the
+ * connection; closing when stdin ends) with two differences. Each line is parsed once and offered
+ * to `take` (the `tools/call` fast path, fastPath.ts) before the SDK sees it; a line `take`
+ * declines goes through the SDK's own `deserializeMessage` (its zod check) to `onmessage` exactly
+ * as the SDK transport would hand it over — a line that is not JSON is skipped silently, a JSON
+ * value that is not a JSON-RPC message is reported to `onerror` and dropped, like the SDK does.
+ * And messages sent in one tick leave in one write.
  */
 
 import process from 'node:process';
 import type { Readable, Writable } from 'node:stream';
 
+import { LineFramer, LineTooLongError } from '@mcprt/base';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/server';
 import type { JSONRPCMessage, MessageExtraInfo, Transport } from '@modelcontextprotocol/server';
 
 /** The SDK transport's default bound on one unterminated line. */
-const MAX_BUFFER_BYTES = 10 * 1024 * 1024;
+const MAX_LINE_BYTES = 10 * 1024 * 1024;
 
 export class GatewayStdioWire implements Transport {
   onclose?: (() => void) | undefined;
@@ -29,7 +31,11 @@ export class GatewayStdioWire implements Transport {
   /** Settles when the wire has closed (stdin ended, or `close()`). */
   readonly closed: Promise<void>;
 
-  private buffer: Buffer | undefined;
+  private readonly framer = new LineFramer({
+    maxLineBytes: MAX_LINE_BYTES,
+    overflow: 'error',
+    onLine: (line) => this.line(line),
+  });
   private queued: string[] = [];
   private waiting: { resolve: () => void; reject: (error: Error) => void }[] = [];
   private started = false;
@@ -112,25 +118,19 @@ export class GatewayStdioWire implements Transport {
     this.stdin.off('close', this.onStdinClose);
     // The stdout error listener stays: it swallows late write failures once closed.
     if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
-    this.buffer = undefined;
     this.onclose?.();
     this.resolveClosed();
     return Promise.resolve();
   }
 
   private readonly onData = (chunk: Buffer): void => {
-    if ((this.buffer?.length ?? 0) + chunk.length > MAX_BUFFER_BYTES) {
-      this.buffer = undefined;
-      this.onerror?.(new Error(`ReadBuffer exceeded maximum size of ${MAX_BUFFER_BYTES} bytes`));
+    try {
+      this.framer.push(chunk);
+    } catch (error) {
+      // An unterminated line past the bound: the SDK transport fails the connection too.
+      if (!(error instanceof LineTooLongError)) throw error;
+      this.onerror?.(new Error(`ReadBuffer exceeded maximum size of ${MAX_LINE_BYTES} bytes`));
       void this.close();
-      return;
-    }
-    this.buffer = this.buffer === undefined ? chunk : Buffer.concat([this.buffer, chunk]);
-    let index: number;
-    while (this.buffer !== undefined && (index = this.buffer.indexOf(10)) !== -1) {
-      const line = this.buffer.toString('utf8', 0, index).replace(/\r$/, '');
-      this.buffer = index + 1 === this.buffer.length ? undefined : this.buffer.subarray(index + 1);
-      this.line(line);
     }
   };
 
