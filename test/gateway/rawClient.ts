@@ -19,6 +19,8 @@ export interface Received {
 
 export class RawGateway {
   readonly received: Received[] = [];
+  /** Errors writing to the gateway's stdin (EPIPE once it has gone). */
+  readonly writeErrors: Error[] = [];
   private stderrText = '';
   private pending = '';
 
@@ -34,6 +36,8 @@ export class RawGateway {
       }
     });
     child.stderr.on('data', (d: Buffer) => (this.stderrText += String(d)));
+    // A gateway that ends the connection (the oversized-line test) leaves writes unread: EPIPE.
+    child.stdin.on('error', (error) => this.writeErrors.push(error));
   }
 
   /** `mcprt --home HOME serve` with nothing sent yet. */

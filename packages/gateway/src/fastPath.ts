@@ -136,6 +136,11 @@ export class FastToolCalls {
           this.write({ jsonrpc: '2.0', id, result: toolFailure(outcome.error) as Json });
           return;
         case 'input':
+          if (!this.wire.isOpen) {
+            // Nobody left to ask: the parked call is cancelled, not left to its input timeout.
+            operation.cancel(new Error('Connection closed'));
+            return;
+          }
           this.handOver(
             id,
             request,
