@@ -3,9 +3,11 @@
  * whole JSON lines per flush, no `fsync`. Once `append` returns, the lines are in the kernel's
  * page cache: they survive the process being killed (`kill -9`), not a power loss or an OS crash
  * — the level SQLite's WAL mode with `synchronous = NORMAL` gave the history before (a commit
- * survives a process crash; the last commits may roll back on power loss). Files are created
- * lazily, mode 0600, in a 0700 directory; `rotate` closes the current file (a file is never
- * written again once rotated) and the next append opens the next one.
+ * survives a process crash; the last commits may roll back on power loss). Files are mode 0600,
+ * in a 0700 directory, created by the first append or ahead of it by `prepare` (the store does
+ * that soon after it opens, so a session's first call does not pay it, ADR 0024); `rotate`
+ * closes the current file (a file is never written again once rotated) and the next append
+ * opens the next one.
  */
 
 import { closeSync, fchmodSync, mkdirSync, openSync, writeSync } from 'node:fs';
@@ -40,15 +42,26 @@ export class HistoryJournal {
    */
   append(text: string): void {
     const fd = this.fd ?? this.open();
-    const buffer = Buffer.from(this.torn ? `\n${text}` : text, 'utf8');
+    const whole = this.torn ? `\n${text}` : text;
+    const length = Buffer.byteLength(whole, 'utf8');
     let done = 0;
     try {
-      done = writeSync(fd, buffer);
-      while (done < buffer.length) done += writeSync(fd, buffer, done, buffer.length - done);
+      // The string as is (no Buffer made for the usual whole write); a short write (a full
+      // disk) goes on from the byte it stopped at.
+      done = writeSync(fd, whole);
+      if (done < length) {
+        const buffer = Buffer.from(whole, 'utf8');
+        while (done < length) done += writeSync(fd, buffer, done, length - done);
+      }
     } finally {
       this.bytes += done;
-      this.torn = done > 0 && done < buffer.length ? true : this.torn && done === 0;
+      this.torn = done > 0 && done < length ? true : this.torn && done === 0;
     }
+  }
+
+  /** Create the next file now if none is open, so that the next append does not (ADR 0024). */
+  prepare(): void {
+    if (this.fd === null) this.open();
   }
 
   /** Close the current file; the next append starts `seq + 1`. Returns the closed file's name. */

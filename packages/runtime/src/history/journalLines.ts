@@ -38,9 +38,22 @@ export type JournalRecord =
 
 const str = JSON.stringify;
 
+/** Quoted forms of the strings that recur in every start line (thread, server, tool, env). */
+const quoted = new Map<string, string>();
+const QUOTED_CACHE_SIZE = 256;
+function quote(text: string | null): string {
+  if (text === null) return 'null';
+  let q = quoted.get(text);
+  if (q === undefined) {
+    if (quoted.size >= QUOTED_CACHE_SIZE) quoted.clear();
+    quoted.set(text, (q = str(text)));
+  }
+  return q;
+}
+
 /** A start line; `argumentsJson` is the redacted arguments' JSON text (or null). */
 export function startLine(row: StartRow): string {
-  return `{"k":"s","id":${str(row.id)},"thread":${str(row.threadId)},"server":${str(row.server)},"env":${str(row.environmentId)},"tool":${str(row.tool)},"at":${str(row.startedAt)},"args":${row.arguments ?? 'null'}}\n`;
+  return `{"k":"s","id":${str(row.id)},"thread":${quote(row.threadId)},"server":${quote(row.server)},"env":${quote(row.environmentId)},"tool":${quote(row.tool)},"at":${str(row.startedAt)},"args":${row.arguments ?? 'null'}}\n`;
 }
 
 export function finishLine(row: FinishRow): string {

@@ -19,11 +19,11 @@ import type Database from 'better-sqlite3';
 
 import { HistoryRows, openHistoryDb, warnOnFailure } from './historyDb.js';
 import { queryHistory } from './historyQuery.js';
-import { JournalIngester } from './ingest.js';
+import { BATCH_BYTES, JournalIngester } from './ingest.js';
 import { HistoryJournal } from './journal.js';
 import { journalDirFor } from './journalFiles.js';
 import { finishLine, startLine } from './journalLines.js';
-import { capResult, Redactor } from './redact.js';
+import { capResult, Redactor, warmUpRedaction } from './redact.js';
 import type { HistoryPage, HistoryQuery, HistorySink } from './types.js';
 
 export { HistoryCursorError } from './historyQuery.js';
@@ -50,6 +50,8 @@ export const JOURNAL_TIMING = {
   MAX_BACKLOG: 4 * 1024 * 1024,
   ROTATE_BYTES: 1024 * 1024,
   RETRY_MS: 1000,
+  /** Journal bytes per idle-time batch (one transaction; `list`/`close` take larger ones). */
+  BATCH_BYTES: BATCH_BYTES,
 };
 
 type StartedRecord = Parameters<HistorySink['started']>[0];
@@ -78,6 +80,8 @@ export class SqliteHistoryStore implements HistorySink {
   private writesSinceLook = 0;
   private backlog = 0;
   private backlogSince = 0;
+  /** Creates the journal file soon after the store opens (`prepare`), not on the first call. */
+  private preparing: NodeJS.Immediate | undefined;
   private closed = false;
 
   constructor(
@@ -94,6 +98,19 @@ export class SqliteHistoryStore implements HistorySink {
     this.ingester = new JournalIngester(this.db, dir, this.rows);
     // Crash recovery: what processes that died on this home journalled but did not ingest.
     warnOnFailure(() => this.ingester.catchUpAll({ deadOnly: true }));
+    // The journal file (mkdir, open, fchmod) is created, and the redaction rules compiled, in the
+    // next turn, while the session's servers start, instead of by the first call (ADR 0024). A
+    // failure here is not reported: the first append tries again and warns as it always did.
+    this.preparing = setImmediate(() => {
+      this.preparing = undefined;
+      if (this.closed) return;
+      warmUpRedaction();
+      try {
+        this.journal.prepare();
+      } catch {
+        // the first append retries and warns
+      }
+    }).unref();
     open.add(this);
     if (!exitHookInstalled) {
       exitHookInstalled = true;
@@ -181,6 +198,7 @@ export class SqliteHistoryStore implements HistorySink {
     this.closed = true;
     open.delete(this);
     clearTimeout(this.startTimer);
+    clearImmediate(this.preparing);
     this.cancelIngestion();
     // Ingest and delete this store's journal; if that fails, the next store opened on the home
     // replays it (its owner is then dead).
@@ -286,7 +304,11 @@ export class SqliteHistoryStore implements HistorySink {
     let remaining: number;
     let consumed: number;
     try {
-      ({ remaining, consumed } = this.ingester.ingestBatch(file));
+      ({ remaining, consumed } = this.ingester.ingestBatch(
+        file,
+        false,
+        JOURNAL_TIMING.BATCH_BYTES,
+      ));
     } catch (error) {
       // The records are safe in the journal; try again later (e.g. another process holds the
       // database's write lock).
