@@ -61,7 +61,9 @@ export class HistoryJournal {
 
   /** Create the next file now if none is open, so that the next append does not (ADR 0024). */
   prepare(): void {
-    if (this.fd === null) this.open();
+    if (this.fd !== null) return;
+    // An empty write (appends nothing) runs the write path once, so it is compiled too.
+    writeSync(this.open(), '');
   }
 
   /** Close the current file; the next append starts `seq + 1`. Returns the closed file's name. */

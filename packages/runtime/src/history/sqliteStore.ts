@@ -57,6 +57,23 @@ export const JOURNAL_TIMING = {
 type StartedRecord = Parameters<HistorySink['started']>[0];
 type Outcome = Parameters<HistorySink['finished']>[1];
 
+/** A record built (never written) before the first call, see `preparing`. */
+const WARM_UP_RECORD: StartedRecord = {
+  id: 'warm-up',
+  threadId: 't',
+  server: 's',
+  environmentId: null,
+  tool: 't',
+  arguments: { message: 'm' },
+  startedAt: 0,
+};
+const WARM_UP_OUTCOME: Outcome = {
+  status: 'completed',
+  result: { content: [{ type: 'text', text: 'm' }] },
+  error: null,
+  durationMs: 0,
+};
+
 /** Open stores: on process exit their pending records are written and ingested. */
 const open = new Set<SqliteHistoryStore>();
 let exitHookInstalled = false;
@@ -105,6 +122,9 @@ export class SqliteHistoryStore implements HistorySink {
       this.preparing = undefined;
       if (this.closed) return;
       warmUpRedaction();
+      // Build (and drop) one record's lines: the first call then runs compiled code.
+      this.startText(WARM_UP_RECORD);
+      this.finishText(WARM_UP_RECORD.id, WARM_UP_OUTCOME);
       try {
         this.journal.prepare();
       } catch {
