@@ -121,11 +121,11 @@ export class SqliteHistoryStore implements HistorySink {
     this.preparing = setImmediate(() => {
       this.preparing = undefined;
       if (this.closed) return;
-      warmUpRedaction();
-      // Build (and drop) one record's lines: the first call then runs compiled code.
-      this.startText(WARM_UP_RECORD);
-      this.finishText(WARM_UP_RECORD.id, WARM_UP_OUTCOME);
       try {
+        warmUpRedaction();
+        // Build (and drop) one record's lines: the first call then runs compiled code.
+        this.startText(WARM_UP_RECORD);
+        this.finishText(WARM_UP_RECORD.id, WARM_UP_OUTCOME);
         this.journal.prepare();
       } catch {
         // the first append retries and warns
