@@ -190,6 +190,36 @@ describe('the tools/call fast path over stdio (2025)', () => {
     expect(gateway.received.some((r) => r.message['id'] === 'doomed')).toBe(false);
   });
 
+  it('a cancellation without a reason cancels the call at the server with an AbortError', async () => {
+    const before = existsSync(cancelLog) ? readFileSync(cancelLog, 'utf8') : '';
+    gateway.send({
+      jsonrpc: '2.0',
+      id: 'doomed-quietly',
+      method: 'tools/call',
+      params: { name: 'shared__sleep', arguments: { ms: 20_000 } },
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    gateway.send({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 'doomed-quietly' },
+    });
+    const logged = await waitFor(
+      () => {
+        const now = existsSync(cancelLog) ? readFileSync(cancelLog, 'utf8') : '';
+        return now.length > before.length ? now.slice(before.length) : undefined;
+      },
+      10_000,
+      'the underlying server to log the cancellation',
+    );
+    // The reason an AbortController gives when aborted without one, as the server hears it.
+    expect(logged).toMatch(
+      /^shared cancelled after \d+ ms: .*AbortError: This operation was aborted/,
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    expect(gateway.received.some((r) => r.message['id'] === 'doomed-quietly')).toBe(false);
+  });
+
   it('strips spoofed codex/sandbox-* keys and the progress token from what reaches the server', async () => {
     const answer = await gateway.request('meta', 'tools/call', {
       name: 'shared__meta',

@@ -20,10 +20,10 @@ export interface SplitMeta {
   readonly authority: SandboxAuthority | undefined;
 }
 
+const NO_META: SplitMeta = { forward: undefined, authority: undefined };
+
 export function splitCallMeta(meta: unknown): SplitMeta {
-  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) {
-    return { forward: undefined, authority: undefined };
-  }
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return NO_META;
   const record = meta as Record<string, unknown>;
   const state = present(record[SANDBOX_STATE_KEY]) ?? present(record[SANDBOX_STATE_META_KEY]);
   const launcher = launcherPath(record[SANDBOX_LAUNCHER_KEY]);

@@ -53,11 +53,15 @@ export class Catalog {
 
   /** The tool a gateway name stands for (after startup has settled, if not found at once). */
   async findTool(name: string): Promise<InventoryTool | undefined> {
-    const find = () => this.toolsByName().get(name);
-    const found = find();
+    const found = this.toolNow(name);
     if (found !== undefined) return found;
     await this.settled();
-    return find();
+    return this.toolNow(name);
+  }
+
+  /** The tool of this name in the current inventory, without waiting for servers starting. */
+  toolNow(name: string): InventoryTool | undefined {
+    return this.toolsByName().get(name);
   }
 
   /** The index of the current inventory (rebuilt only when the session's inventory changed). */

@@ -10,14 +10,24 @@
  * real `elicitation/create`) and a result that does not look like a valid tool result.
  */
 
-import type { ElicitationRequest } from '@mcprt/runtime';
-import { ProtocolErrorCode } from '@modelcontextprotocol/server';
-import type { JSONRPCMessage, Server } from '@modelcontextprotocol/server';
+import type { InventoryTool } from '@mcprt/runtime';
+import type { ClientCapabilities, JSONRPCMessage, Server } from '@modelcontextprotocol/server';
 
 import { modesOf } from './elicitation.js';
-import type { Operation } from './operations.js';
+import {
+  errorBody,
+  isId,
+  isPlain,
+  looksLikeToolResult,
+  plainCall,
+  progressLine,
+  resultLine,
+  withContent,
+} from './fastPathShapes.js';
+import { envelopeFingerprint, modernCall, ModernEnvelopes } from './fastPathModern.js';
+import type { ElicitationModes, Operation, RoundListener, RoundOutcome } from './operations.js';
 import type { GatewayCore } from './serverFactory.js';
-import { progressParams, startToolCall, toolFailure, toolSubject } from './toolCall.js';
+import { toolFailure, toolRun, toolSubject, unknownTool } from './toolCall.js';
 import type { ToolCallParams } from './toolCall.js';
 
 type Id = string | number;
@@ -25,22 +35,22 @@ type Json = Record<string, unknown>;
 
 /** Where the fast path writes (responses, progress) and re-injects handed-over requests. */
 export interface FastPathWire {
-  send(message: JSONRPCMessage): Promise<void>;
+  /** One serialized message (a line, newline included), written as it stands. */
+  write(line: string): void;
   inject(message: unknown): void;
   readonly isOpen: boolean;
 }
-
-/** Keys of `_meta` the SDK reads itself (the 2026-07-28 envelope, related-task). */
-const RESERVED_META_PREFIX = 'io.modelcontextprotocol/';
-/** The SDK answers -32002 as -32602 on the 2025 wire. */
-const RESOURCE_NOT_FOUND = -32002;
 
 export class FastToolCalls {
   /** The connection's 2025 server instance, once its `initialize` has been answered. */
   private server: Server | undefined;
   private pendingLegacy: Server | undefined;
   private initializeId: Id | undefined;
-  private readonly inflight = new Map<Id, AbortController>();
+  /** On a 2026-07-28 connection: the envelopes the SDK accepted (fastPathModern.ts). */
+  private modern: ModernEnvelopes | undefined;
+  /** The elicitation modes the connection's client declared (read on its first fast call). */
+  private modes: ElicitationModes | undefined;
+  private readonly inflight = new Map<Id, FastCall>();
   private closed = false;
 
   constructor(
@@ -51,12 +61,15 @@ export class FastToolCalls {
   /** The SDK's entry created the connection's server instance (a probe may be replaced). */
   instance(era: 'legacy' | 'modern', server: Server): Server {
     this.server = undefined;
+    this.modes = undefined;
     this.pendingLegacy = era === 'legacy' ? server : undefined;
+    this.modern = era === 'modern' ? new ModernEnvelopes() : undefined;
     return server;
   }
 
   /** Every message written: the answer to `initialize` opens the fast path. */
   sent(message: JSONRPCMessage): void {
+    this.modern?.sent(message as Json);
     if (this.initializeId === undefined || !('id' in message) || message.id !== this.initializeId) {
       return;
     }
@@ -73,212 +86,247 @@ export class FastToolCalls {
       this.initializeId = message['id'];
       return false;
     }
-    if (method !== 'tools/call' || this.server === undefined || this.closed) return false;
+    if (this.closed) return false;
+    if (this.modern !== undefined) return this.takeModern(this.modern, method, message);
+    if (method !== 'tools/call' || this.server === undefined) return false;
     const call = plainCall(message);
     if (call === undefined || this.inflight.has(call.id)) return false;
-    void this.serve(this.server, call.id, call.params, call.meta, message);
+    const modes = (this.modes ??= modesOf(this.server.getClientCapabilities()));
+    this.serve(
+      new FastCall(this, call.id, message, toolSubject(call.params.name), undefined),
+      call.params,
+      call.meta,
+      modes,
+    );
     return true;
   }
 
-  /** The connection closed: calls in flight are aborted, like the SDK aborts its handlers. */
+  /**
+   * A 2026-07-28 connection: a `tools/call` whose envelope the SDK has accepted before, for a
+   * tool in the inventory, is served here; every other request (and that one's first call) goes
+   * to the SDK, whose answer to a `tools/list` or `tools/call` teaches which envelopes it accepts.
+   */
+  private takeModern(envelopes: ModernEnvelopes, method: unknown, message: Json): boolean {
+    if (method === 'tools/list' && isId(message['id'])) {
+      const params = message['params'];
+      envelopes.observe(
+        message['id'],
+        envelopeFingerprint(isPlain(params) ? params['_meta'] : undefined),
+      );
+      return false;
+    }
+    if (method !== 'tools/call') return false;
+    const call = modernCall(message);
+    if (call === undefined || this.inflight.has(call.id)) return false;
+    if (!envelopes.accepts(call.fingerprint)) {
+      envelopes.observe(call.id, call.fingerprint);
+      return false;
+    }
+    // An unknown tool (or one of a server still starting) gets the SDK's answer.
+    const entry = this.core.catalog.toolNow(call.params.name);
+    if (entry === undefined) return false;
+    const fast = new FastCall(this, call.id, message, toolSubject(call.params.name), envelopes);
+    this.inflight.set(call.id, fast);
+    try {
+      this.run(
+        fast,
+        entry,
+        call.params,
+        call.meta,
+        modesOf(call.capabilities as ClientCapabilities),
+      );
+    } catch (error) {
+      this.failed(fast, error);
+    }
+    return true;
+  }
+
+  /** The connection closed: calls in flight are cancelled, like the SDK aborts its handlers. */
   close(): void {
     this.closed = true;
     const error = new Error('Connection closed');
-    for (const controller of this.inflight.values()) controller.abort(error);
+    for (const call of this.inflight.values()) call.cancel(error);
     this.inflight.clear();
   }
 
   private cancel(params: unknown): boolean {
     if (!isPlain(params) || !isId(params['requestId'])) return false;
-    const controller = this.inflight.get(params['requestId']);
-    if (controller === undefined) return false;
+    const call = this.inflight.get(params['requestId']);
+    if (call === undefined) return false;
     this.inflight.delete(params['requestId']);
-    controller.abort(params['reason']);
+    // No reason: the operation's AbortController gives the call its AbortError, as before.
+    call.cancel(params['reason']);
     return true;
   }
 
-  private async serve(
-    server: Server,
-    id: Id,
+  /**
+   * Start the call: at once when the tool is in the inventory (no promise hop before the
+   * request reaches the server), else once the servers still starting have settled.
+   */
+  private serve(
+    call: FastCall,
     params: ToolCallParams,
     meta: Json | undefined,
-    request: Json,
-  ): Promise<void> {
-    const controller = new AbortController();
-    this.inflight.set(id, controller);
-    const subject = toolSubject(params.name);
+    modes: ElicitationModes,
+  ) {
+    this.inflight.set(call.id, call);
     try {
       this.core.start();
-      const { scope, run } = await startToolCall(this.core, params, meta);
-      const operation = this.core.operations.start(scope, subject, run);
-      const token = meta?.['progressToken'] as Id | undefined;
-      const outcome = await operation.round({
-        signal: controller.signal,
-        spansRounds: true,
-        modes: modesOf(server.getClientCapabilities()),
-        ...(token !== undefined ? { progress: (u) => this.write(progress(token, u)) } : {}),
-      });
+      const entry = this.core.catalog.toolNow(params.name);
+      if (entry !== undefined) {
+        this.run(call, entry, params, meta, modes);
+        return;
+      }
+    } catch (error) {
+      this.failed(call, error);
+      return;
+    }
+    this.core.catalog
+      .findTool(params.name)
+      .then((entry) => {
+        if (entry === undefined) throw unknownTool(params.name);
+        this.run(call, entry, params, meta, modes);
+      })
+      .catch((error: unknown) => this.failed(call, error));
+  }
+
+  private run(
+    call: FastCall,
+    entry: InventoryTool,
+    params: ToolCallParams,
+    meta: Json | undefined,
+    modes: ElicitationModes,
+  ): void {
+    const operation = this.core.operations.start(
+      entry.scope,
+      call.subject,
+      toolRun(this.core, entry, params, meta),
+    );
+    call.operation = operation;
+    // Cancelled before the call existed: it starts and is cancelled at once, as it always was.
+    if (call.cancelled) operation.cancel(call.reason);
+    const token = meta?.['progressToken'] as Id | undefined;
+    operation.serveRound(
+      {
+        // A 2025 request spans every round (the SDK's shim re-enters in process); a 2026 one
+        // is one round, answered, and the client's retry is the next request.
+        spansRounds: call.modern === undefined,
+        modes,
+        progress: token !== undefined ? (u) => this.write(progressLine(token, u)) : undefined,
+      },
+      call,
+    );
+  }
+
+  /** A round of the call ended: answer it (or hand it to the SDK to finish). */
+  answered(call: FastCall, outcome: RoundOutcome<unknown>): void {
+    try {
       // A cancelled request gets no answer (whatever the call did), as from the SDK.
-      if (controller.signal.aborted) return;
+      if (call.cancelled) return;
       switch (outcome.kind) {
         case 'done':
-          if (looksLikeToolResult(outcome.value)) {
-            this.write({ jsonrpc: '2.0', id, result: withContent(outcome.value) });
+          if (
+            looksLikeToolResult(outcome.value) &&
+            (call.modern === undefined || !('resultType' in outcome.value))
+          ) {
+            this.write(call.resultLine(withContent(outcome.value)));
           } else {
             this.handOver(
-              id,
-              request,
-              this.core.handovers.put({ kind: 'result', subject, value: outcome.value }),
+              call,
+              this.core.handovers.put({
+                kind: 'result',
+                subject: call.subject,
+                value: outcome.value,
+              }),
             );
           }
           return;
         case 'failed':
-          this.write({ jsonrpc: '2.0', id, result: toolFailure(outcome.error) as Json });
+          this.write(call.resultLine(toolFailure(outcome.error) as Json));
           return;
         case 'input':
           if (!this.wire.isOpen) {
             // Nobody left to ask: the parked call is cancelled, not left to its input timeout.
-            operation.cancel(new Error('Connection closed'));
+            call.operation!.cancel(new Error('Connection closed'));
             return;
           }
           this.handOver(
-            id,
-            request,
+            call,
             this.core.handovers.put({
               kind: 'input',
-              subject,
-              operation: operation as Operation<unknown>,
-              requests: outcome.requests as ReadonlyMap<string, ElicitationRequest>,
+              subject: call.subject,
+              operation: call.operation!,
+              requests: outcome.requests,
             }),
           );
           return;
       }
     } catch (error) {
-      if (controller.signal.aborted) return;
-      this.write({ jsonrpc: '2.0', id, error: errorBody(error) });
+      this.failed(call, error);
     } finally {
-      if (this.inflight.get(id) === controller) this.inflight.delete(id);
+      this.forget(call);
     }
   }
 
+  /** The call could not run (unknown tool, …): the SDK's answer to a thrown error. */
+  private failed(call: FastCall, error: unknown): void {
+    this.forget(call);
+    if (call.cancelled) return;
+    this.write(JSON.stringify({ jsonrpc: '2.0', id: call.id, error: errorBody(error) }) + '\n');
+  }
+
+  private forget(call: FastCall): void {
+    if (this.inflight.get(call.id) === call) this.inflight.delete(call.id);
+  }
+
   /** The SDK finishes the call: the client's request again, naming the handover. */
-  private handOver(id: Id, request: Json, token: string): void {
+  private handOver(call: FastCall, token: string): void {
     // From here on the request is the SDK's: a cancellation goes there.
-    this.inflight.delete(id);
+    this.forget(call);
     if (!this.wire.isOpen) {
       this.core.handovers.drop(token);
       return;
     }
-    const params = request['params'] as Json;
-    this.wire.inject({ ...request, params: { ...params, requestState: token } });
+    const params = call.request['params'] as Json;
+    this.wire.inject({ ...call.request, params: { ...params, requestState: token } });
   }
 
-  private write(message: Json): void {
-    if (!this.wire.isOpen) return;
-    this.wire.send(message as JSONRPCMessage).catch(() => undefined);
+  private write(line: string): void {
+    if (this.wire.isOpen) this.wire.write(line);
   }
 }
 
-function progress(token: Id, update: Parameters<typeof progressParams>[1]): Json {
-  return {
-    jsonrpc: '2.0',
-    method: 'notifications/progress',
-    params: progressParams(token, update),
-  };
-}
+/** One fast-path call in flight; it hears its operation's round end (no closure per call). */
+class FastCall implements RoundListener<unknown> {
+  operation: Operation<unknown> | undefined;
+  cancelled = false;
+  reason: unknown;
 
-/** The JSON-RPC error the SDK's request handling sends for a thrown error. */
-function errorBody(error: unknown): Json {
-  const e = (typeof error === 'object' && error !== null ? error : {}) as Json;
-  const thrown = Number.isSafeInteger(e['code'])
-    ? (e['code'] as number)
-    : ProtocolErrorCode.InternalError;
-  const message = typeof e['message'] === 'string' ? e['message'] : 'Internal error';
-  return {
-    code: thrown === RESOURCE_NOT_FOUND ? ProtocolErrorCode.InvalidParams : thrown,
-    message,
-    ...(e['data'] !== undefined ? { data: e['data'] } : {}),
-  };
-}
+  constructor(
+    private readonly owner: FastToolCalls,
+    readonly id: Id,
+    readonly request: Json,
+    readonly subject: string,
+    /** A 2026-07-28 call: its connection's accepted envelopes and the SDK's encoding. */
+    readonly modern: ModernEnvelopes | undefined,
+  ) {}
 
-/**
- * A `tools/call` the SDK would accept as it stands and hand to the handler unchanged: a 2025
- * request with a string or integer id, a string name, object arguments, an object `_meta`
- * without reserved keys and with a valid progress token, and nothing else. Anything else goes to
- * the SDK, which answers it as before.
- */
-function plainCall(
-  message: Json,
-): { id: Id; params: ToolCallParams; meta: Json | undefined } | undefined {
-  if (message['jsonrpc'] !== '2.0' || !isId(message['id'])) return undefined;
-  for (const key in message) {
-    if (key !== 'jsonrpc' && key !== 'id' && key !== 'method' && key !== 'params') return undefined;
+  /** The answer for a tool result, in the connection's era. */
+  resultLine(result: Json): string {
+    return this.modern === undefined
+      ? resultLine(this.id, result)
+      : this.modern.resultLine(this.id, result);
   }
-  const params = message['params'];
-  if (!isPlain(params)) return undefined;
-  for (const key in params) {
-    if (key !== 'name' && key !== 'arguments' && key !== '_meta') return undefined;
+
+  /** The client cancelled it, or the connection closed: the call is aborted at the server. */
+  cancel(reason: unknown): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    this.reason = reason;
+    this.operation?.cancel(reason);
   }
-  const name = params['name'];
-  const args = params['arguments'];
-  const meta = params['_meta'];
-  if (typeof name !== 'string') return undefined;
-  if (args !== undefined && !isPlain(args)) return undefined;
-  if (meta !== undefined) {
-    if (!isPlain(meta)) return undefined;
-    for (const key in meta) if (key.startsWith(RESERVED_META_PREFIX)) return undefined;
-    const token = meta['progressToken'];
-    if (token !== undefined && !isId(token)) return undefined;
+
+  roundEnded(outcome: RoundOutcome<unknown>): void {
+    this.owner.answered(this, outcome);
   }
-  return {
-    id: message['id'],
-    params: { name, ...(args !== undefined ? { arguments: args } : {}) },
-    meta,
-  };
-}
-
-const CONTENT_FIELDS: Record<string, readonly string[]> = {
-  text: ['text'],
-  image: ['data', 'mimeType'],
-  audio: ['data', 'mimeType'],
-  resource_link: ['uri', 'name'],
-};
-
-/**
- * A tool result the SDK's validation would pass (the common shapes, checked cheaply); anything
- * else is handed to the SDK, which validates it and answers as it always did.
- */
-function looksLikeToolResult(value: unknown): value is Json {
-  if (!isPlain(value)) return false;
-  if ('task' in value || 'inputRequests' in value || 'requestState' in value) return false;
-  const isError = value['isError'];
-  if (isError !== undefined && typeof isError !== 'boolean') return false;
-  for (const key of ['structuredContent', '_meta']) {
-    if (value[key] !== undefined && !isPlain(value[key])) return false;
-  }
-  const content = value['content'];
-  if (content === undefined) return true;
-  if (!Array.isArray(content)) return false;
-  for (const block of content) {
-    if (!isPlain(block) || typeof block['type'] !== 'string') return false;
-    const fields = CONTENT_FIELDS[block['type']];
-    if (fields === undefined) return false; // e.g. embedded resources: the SDK checks those
-    for (const field of fields) if (typeof block[field] !== 'string') return false;
-    if (block['_meta'] !== undefined && !isPlain(block['_meta'])) return false;
-    if (block['annotations'] !== undefined && !isPlain(block['annotations'])) return false;
-  }
-  return true;
-}
-
-/** The SDK's normalization: a result without `content` gets an empty one. */
-function withContent(result: Json): Json {
-  return result['content'] === undefined ? { ...result, content: [] } : result;
-}
-
-function isPlain(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isId(value: unknown): value is Id {
-  return typeof value === 'string' || Number.isSafeInteger(value);
 }

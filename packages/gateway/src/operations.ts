@@ -31,8 +31,11 @@ export interface ElicitationModes {
 }
 
 export interface RoundInput {
-  /** The round's request signal: aborting it while the round runs cancels the operation. */
-  readonly signal: AbortSignal;
+  /**
+   * The round's request signal: aborting it while the round runs cancels the operation. None:
+   * the caller cancels the operation itself (the stdio fast path, which keeps no signal per call).
+   */
+  readonly signal?: AbortSignal | undefined;
   /**
    * True when one request spans every round (2025: the SDK's shim re-enters the handler in
    * process), so its cancellation also cancels the operation between rounds. A 2026-07-28 round
@@ -44,7 +47,7 @@ export interface RoundInput {
   /** The client's answers to the previous round's elicitations, by the keys they were asked under. */
   readonly answers?: ReadonlyMap<string, ElicitationResponse>;
   /** Where this round's progress goes (none: progress is not forwarded during it). */
-  readonly progress?: (update: ProgressUpdate) => void;
+  readonly progress?: ((update: ProgressUpdate) => void) | undefined;
 }
 
 export type RoundOutcome<T> =
@@ -56,6 +59,11 @@ export type RoundOutcome<T> =
       readonly requests: ReadonlyMap<string, ElicitationRequest>;
     };
 
+/** Where a round's outcome goes (`Operation.serveRound`). */
+export interface RoundListener<T> {
+  roundEnded(outcome: RoundOutcome<T>): void;
+}
+
 type Settled<T> = { kind: 'done'; value: T } | { kind: 'failed'; error: unknown };
 
 interface Pending {
@@ -64,7 +72,21 @@ interface Pending {
 }
 
 const CANCEL: ElicitationResponse = { action: 'cancel' };
+const NO_MODES: ElicitationModes = { form: false, url: false };
 const DECLINE: ElicitationResponse = { action: 'decline' };
+
+/** What an operation tells its table (OperationTable): no closures per operation. */
+interface OperationOwner {
+  finished(operation: Operation<unknown>): void;
+  parked(operation: Operation<unknown>): void;
+}
+
+export type RunCall<T> = (
+  signal: AbortSignal,
+  onProgress: (update: ProgressUpdate) => void,
+) => Promise<T>;
+
+const NO_ANSWERS: ReadonlyMap<string, ElicitationResponse> = new Map();
 
 export class Operation<T> {
   private tokenValue: string | null = null;
@@ -72,32 +94,33 @@ export class Operation<T> {
   private settled: Settled<T> | null = null;
   private readonly queued: Pending[] = [];
   private readonly asked = new Map<string, Pending>();
-  private wake: (() => void) | null = null;
   private asks = 0;
-  private modes: ElicitationModes = { form: false, url: false };
+  private modes: ElicitationModes = NO_MODES;
   private progressSink: ((update: ProgressUpdate) => void) | undefined;
   private parkTimer: NodeJS.Timeout | undefined;
   private readonly unlinks: (() => void)[] = [];
+  /** The round being served: where its outcome goes, and its signal's undo. */
+  private roundDone: RoundListener<T> | null = null;
+  private roundUnlink: (() => void) | null = null;
+  private roundSpans = false;
+  /** The round was woken by an elicitation and waits a turn for its siblings. */
+  private roundGathering = false;
 
   constructor(
     readonly scope: RegistrationScope,
     /** What the client asked for (e.g. the tool name): a resumed round must ask for the same. */
     readonly subject: string,
-    run: (signal: AbortSignal, onProgress: (update: ProgressUpdate) => void) => Promise<T>,
-    private readonly onFinished: (operation: Operation<T>) => void,
-    private readonly onParked: (operation: Operation<T>) => void,
+    run: RunCall<T>,
+    private readonly owner: OperationOwner,
     private readonly parkTimeoutMs: number,
   ) {
     let running: Promise<T>;
     try {
-      running = run(this.controller.signal, (update) => this.progressSink?.(update));
+      running = run(this.controller.signal, this.onProgress);
     } catch (error) {
       running = Promise.reject(error);
     }
-    running.then(
-      (value) => this.settle({ kind: 'done', value }),
-      (error: unknown) => this.settle({ kind: 'failed', error }),
-    );
+    running.then(this.onDone, this.onFailed);
   }
 
   get finished(): boolean {
@@ -126,40 +149,30 @@ export class Operation<T> {
       const entry: Pending = { request, resolve };
       this.queued.push(entry);
       request.signal.addEventListener('abort', () => this.withdraw(entry), { once: true });
-      this.wake?.();
+      this.wake();
     });
   }
 
   /** Serve one round of the client's request. */
-  async round(input: RoundInput): Promise<RoundOutcome<T>> {
+  round(input: RoundInput): Promise<RoundOutcome<T>> {
+    return new Promise((resolve) => this.serveRound(input, { roundEnded: resolve }));
+  }
+
+  /**
+   * Serve one round, its outcome to `done`: when the call settles (its result or failure), or
+   * once the server has asked for input (the round answers the elicitations raised until the
+   * next turn of the event loop, so those raised together share it). The listener form spares
+   * the stdio fast path the promise hops (and the closures) of `round`.
+   */
+  serveRound(input: RoundInput, done: RoundListener<T>): void {
     clearTimeout(this.parkTimer);
     this.modes = input.modes;
     this.progressSink = input.progress;
-    const unlink = this.link(input.signal);
-    this.deliver(input.answers ?? new Map());
-    let keepLink = false;
-    try {
-      await this.settledOrAsked();
-      // Elicitations raised together (e.g. by concurrent work of one call) share a round.
-      if (this.settled === null) await new Promise((resolve) => setImmediate(resolve));
-      if (this.settled !== null) {
-        this.finish();
-        return this.settled;
-      }
-      const requests = new Map<string, ElicitationRequest>();
-      for (const entry of this.queued.splice(0)) {
-        const key = `e${++this.asks}`;
-        this.asked.set(key, entry);
-        requests.set(key, entry.request);
-      }
-      this.park();
-      keepLink = input.spansRounds;
-      this.onParked(this);
-      return { kind: 'input', token: this.token, requests };
-    } finally {
-      this.progressSink = undefined;
-      if (!keepLink) unlink();
-    }
+    this.roundUnlink = input.signal === undefined ? null : this.link(input.signal);
+    this.roundSpans = input.spansRounds;
+    this.roundDone = done;
+    this.deliver(input.answers ?? NO_ANSWERS);
+    if (this.settled !== null || this.queued.length > 0) queueMicrotask(this.wake);
   }
 
   /**
@@ -176,16 +189,61 @@ export class Operation<T> {
     this.cancelElicitations();
   }
 
+  private readonly onProgress = (update: ProgressUpdate): void => {
+    this.progressSink?.(update);
+  };
+
+  private readonly onDone = (value: T): void => this.settle({ kind: 'done', value });
+
+  private readonly onFailed = (error: unknown): void => this.settle({ kind: 'failed', error });
+
   private settle(outcome: Settled<T>): void {
     if (this.settled !== null) return;
     this.settled = outcome;
     this.cancelElicitations();
-    for (const unlink of this.unlinks.splice(0)) unlink();
-    this.wake?.();
+    if (this.unlinks.length > 0) for (const unlink of this.unlinks.splice(0)) unlink();
+    this.wake();
+  }
+
+  /** The call settled or the server asked: the waiting round (if any) goes on. */
+  private readonly wake = (): void => {
+    if (this.roundDone === null || this.roundGathering) return;
+    if (this.settled !== null) return this.endRound(this.settled);
+    if (this.queued.length === 0) return;
+    // Elicitations raised together (e.g. by concurrent work of one call) share a round.
+    this.roundGathering = true;
+    setImmediate(this.gathered);
+  };
+
+  private readonly gathered = (): void => {
+    this.roundGathering = false;
+    if (this.roundDone === null) return;
+    if (this.settled !== null) return this.endRound(this.settled);
+    const requests = new Map<string, ElicitationRequest>();
+    for (const entry of this.queued.splice(0)) {
+      const key = `e${++this.asks}`;
+      this.asked.set(key, entry);
+      requests.set(key, entry.request);
+    }
+    this.park();
+    this.owner.parked(this as Operation<unknown>);
+    this.endRound({ kind: 'input', token: this.token, requests });
+  };
+
+  private endRound(outcome: RoundOutcome<T>): void {
+    const done = this.roundDone!;
+    const unlink = this.roundUnlink;
+    this.roundDone = null;
+    this.roundUnlink = null;
+    this.progressSink = undefined;
+    if (outcome.kind !== 'input') this.finish();
+    else if (!this.roundSpans) unlink?.();
+    done.roundEnded(outcome);
   }
 
   /** Answers for the elicitations asked last round; any the client left out is cancelled. */
   private deliver(answers: ReadonlyMap<string, ElicitationResponse>): void {
+    if (this.asked.size === 0) return;
     for (const [key, entry] of this.asked) entry.resolve(answers.get(key) ?? CANCEL);
     this.asked.clear();
   }
@@ -198,19 +256,10 @@ export class Operation<T> {
   }
 
   private cancelElicitations(): void {
+    if (this.queued.length === 0 && this.asked.size === 0) return;
     for (const entry of this.queued.splice(0)) entry.resolve(CANCEL);
     for (const entry of this.asked.values()) entry.resolve(CANCEL);
     this.asked.clear();
-  }
-
-  private settledOrAsked(): Promise<void> {
-    if (this.settled !== null || this.queued.length > 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.wake = () => {
-        this.wake = null;
-        resolve();
-      };
-    });
   }
 
   /** A cancelled round request (the client gave up) cancels the operation; returns the undo. */
@@ -236,13 +285,13 @@ export class Operation<T> {
   }
 
   private finish(): void {
-    clearTimeout(this.parkTimer);
-    for (const unlink of this.unlinks.splice(0)) unlink();
-    this.onFinished(this);
+    if (this.parkTimer !== undefined) clearTimeout(this.parkTimer);
+    if (this.unlinks.length > 0) for (const unlink of this.unlinks.splice(0)) unlink();
+    this.owner.finished(this as Operation<unknown>);
   }
 }
 
-export class OperationTable {
+export class OperationTable implements OperationOwner {
   /** Every unfinished operation, oldest first. */
   private readonly running = new Set<Operation<unknown>>();
   /** Operations that asked for input, by the token the client echoes. */
@@ -250,24 +299,21 @@ export class OperationTable {
 
   constructor(private readonly parkTimeoutMs: number) {}
 
-  start<T>(
-    scope: RegistrationScope,
-    subject: string,
-    run: (signal: AbortSignal, onProgress: (update: ProgressUpdate) => void) => Promise<T>,
-  ): Operation<T> {
-    const operation: Operation<T> = new Operation(
-      scope,
-      subject,
-      run,
-      (op) => {
-        this.running.delete(op as Operation<unknown>);
-        if (op.mintedToken !== null) this.byToken.delete(op.mintedToken);
-      },
-      (op) => this.byToken.set(op.token, op as Operation<unknown>),
-      this.parkTimeoutMs,
-    );
+  start<T>(scope: RegistrationScope, subject: string, run: RunCall<T>): Operation<T> {
+    const operation: Operation<T> = new Operation(scope, subject, run, this, this.parkTimeoutMs);
     this.running.add(operation as Operation<unknown>);
     return operation;
+  }
+
+  /** An operation ended (settled, or its parking ran out). */
+  finished(operation: Operation<unknown>): void {
+    this.running.delete(operation);
+    if (operation.mintedToken !== null) this.byToken.delete(operation.mintedToken);
+  }
+
+  /** An operation waits for the client's answers under its token. */
+  parked(operation: Operation<unknown>): void {
+    this.byToken.set(operation.token, operation);
   }
 
   /** The operation a client's `requestState` names, if it is still there. */

@@ -148,8 +148,9 @@ function takeHandover(
   const entry = core.handovers.take(state, subject);
   if (entry === undefined) return undefined;
   if (entry.kind === 'result') return entry.value as CallToolResult;
-  // This request now spans the operation's rounds: cancelling it cancels the call.
-  entry.operation.adopt(ctx.mcpReq.signal);
+  // A 2025 request now spans the operation's rounds: cancelling it cancels the call. A 2026-07-28
+  // one only answers this round (the client's retry is the next), as in serveOperation.
+  if (ctx.mcpReq.envelope === undefined) entry.operation.adopt(ctx.mcpReq.signal);
   return inputRequired({ inputRequests: inputRequestsFor(entry.requests), requestState: state });
 }
 

@@ -36,7 +36,7 @@ export class GatewayStdioWire implements Transport {
     overflow: 'error',
     onLine: (line) => this.line(line),
   });
-  private queued: string[] = [];
+  private readonly queued: string[] = [];
   private waiting: { resolve: () => void; reject: (error: Error) => void }[] = [];
   private started = false;
   private isClosed = false;
@@ -76,10 +76,22 @@ export class GatewayStdioWire implements Transport {
     const text = serializeMessage(message);
     this.onsent?.(message);
     return new Promise((resolve, reject) => {
-      if (this.queued.length === 0) process.nextTick(this.flush);
-      this.queued.push(text);
+      this.enqueue(text);
       this.waiting.push({ resolve, reject });
     });
+  }
+
+  /**
+   * One serialized message from the fast path (a line, newline included): no promise and no
+   * `onsent` — a write that fails fails the wire (`onStdoutError`), as for `send`.
+   */
+  write(line: string): void {
+    if (!this.isClosed) this.enqueue(line);
+  }
+
+  private enqueue(text: string): void {
+    if (this.queued.length === 0) process.nextTick(this.flush);
+    this.queued.push(text);
   }
 
   /**
@@ -87,9 +99,15 @@ export class GatewayStdioWire implements Transport {
    * result) leave in one write: a pipe write wakes the reader and is paid per write (ADR 0019).
    */
   private readonly flush = (): void => {
-    const texts = this.queued;
+    const queued = this.queued;
+    const text = queued.length === 1 ? queued[0]! : queued.join('');
+    queued.length = 0;
+    if (this.waiting.length === 0) {
+      // Only fast-path lines: nobody waits on the outcome.
+      this.stdout.write(text);
+      return;
+    }
     const waiting = this.waiting;
-    this.queued = [];
     this.waiting = [];
     let settled = false;
     const settle = (error?: Error) => {
@@ -105,7 +123,7 @@ export class GatewayStdioWire implements Transport {
     const onError = (error: Error) => settle(error);
     const onDrain = () => settle();
     this.stdout.once('error', onError);
-    if (this.stdout.write(texts.length === 1 ? texts[0]! : texts.join(''))) settle();
+    if (this.stdout.write(text)) settle();
     else if (!settled) this.stdout.once('drain', onDrain);
   };
 

@@ -6,13 +6,15 @@
  * failed call (server gone, timeout, disabled tool) is a tool error the model sees.
  */
 
-import type { RegistrationScope } from '@mcprt/runtime';
+import type { InventoryTool, RegistrationScope, ToolCallRequest } from '@mcprt/runtime';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 
 import { splitCallMeta } from './callMeta.js';
 import type { GatewayCore } from './serverFactory.js';
 import type { ProgressUpdate } from './operations.js';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 export interface ToolCallParams {
   readonly name: string;
@@ -36,23 +38,34 @@ export async function startToolCall(
   meta: unknown,
 ): Promise<{ scope: RegistrationScope; run: Run }> {
   const entry = await core.catalog.findTool(params.name);
-  if (entry === undefined) {
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
-  }
+  if (entry === undefined) throw unknownTool(params.name);
+  return { scope: entry.scope, run: toolRun(core, entry, params, meta) };
+}
+
+export function unknownTool(name: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
+}
+
+/** The runtime call of a resolved tool, the client's `_meta` split under the sandbox contract. */
+export function toolRun(
+  core: GatewayCore,
+  entry: InventoryTool,
+  params: ToolCallParams,
+  meta: unknown,
+): Run {
   const { forward, authority } = splitCallMeta(meta);
-  return {
-    scope: entry.scope,
-    run: (signal, onProgress) =>
-      core.session.callTool({
-        server: entry.scope.name,
-        environmentId: entry.scope.environmentId,
-        tool: entry.tool.name,
-        ...(params.arguments !== undefined ? { arguments: params.arguments } : {}),
-        ...(forward !== undefined ? { meta: forward } : {}),
-        ...(authority !== undefined ? { sandboxAuthority: authority } : {}),
-        signal,
-        onProgress,
-      }),
+  return (signal, onProgress) => {
+    const request: Mutable<ToolCallRequest> = {
+      server: entry.scope.name,
+      environmentId: entry.scope.environmentId,
+      tool: entry.tool.name,
+      signal,
+      onProgress,
+    };
+    if (params.arguments !== undefined) request.arguments = params.arguments;
+    if (forward !== undefined) request.meta = forward;
+    if (authority !== undefined) request.sandboxAuthority = authority;
+    return core.session.callTool(request);
   };
 }
 
