@@ -8,7 +8,7 @@
 import type { Runtime } from '@mcprt/runtime';
 
 import type { AppServerState } from './context.js';
-import { dispatchRequest } from './dispatch.js';
+import { dispatchRequest, wireError } from './dispatch.js';
 import { OAuthLoginTable } from './handlers/oauthLogins.js';
 import { ProbeSession } from './probe.js';
 import type { PeerIo } from './rpcPeer.js';
@@ -59,6 +59,7 @@ export class AppServer {
       {
         handleRequest: (p, method, params, request) =>
           dispatchRequest(state, p, method, params, request),
+        wireError,
         handleNotification: (_p, method) => {
           if (method !== 'initialized')
             this.log(`mcprt app-server: ignoring notification ${method}`);

@@ -32,10 +32,20 @@ export interface IncomingRequest {
   onCancel(cancel: () => void): () => void;
 }
 
-/** An incoming request's cancellation state: at most one canceller (its handler's). */
-class RequestCancel {
+/** An incoming request and its cancellation state: at most one canceller (its handler's). */
+class RequestCancel implements IncomingRequest {
   cancelled = false;
   cancel: (() => void) | undefined = undefined;
+
+  constructor(readonly id: RequestId) {}
+
+  onCancel(cancel: () => void): () => void {
+    if (this.cancelled) cancel();
+    else this.cancel = cancel;
+    return () => {
+      if (this.cancel === cancel) this.cancel = undefined;
+    };
+  }
 
   trigger(): void {
     if (this.cancelled) return;
@@ -56,6 +66,11 @@ export interface Dispatcher {
   ): Promise<unknown>;
   handleNotification(peer: RpcPeer, method: string, params: unknown): void;
   onClose(peer: RpcPeer): void;
+  /**
+   * What a rejection of `handleRequest` is answered with (default: the error itself); lets a
+   * dispatcher return its handler's promise as is instead of wrapping it to translate errors.
+   */
+  wireError?(error: unknown): unknown;
 }
 
 let nextPeerId = 1;
@@ -80,6 +95,9 @@ export class RpcPeer {
    */
   private held: string[] = [];
   private heldTimer: NodeJS.Timeout | undefined;
+  /** `notificationHead`s by method, without and with `"jsonrpc":"2.0"` (few methods use it). */
+  private readonly heads = new Map<string, string>();
+  private readonly heads2 = new Map<string, string>();
 
   constructor(
     private readonly io: PeerIo,
@@ -132,30 +150,18 @@ export class RpcPeer {
         return;
       case 'request': {
         const { id, method, params } = msg.message;
-        const state = new RequestCancel();
-        this.incoming.set(id, state);
-        const request: IncomingRequest = {
-          id,
-          onCancel: (cancel) => {
-            if (state.cancelled) cancel();
-            else state.cancel = cancel;
-            return () => {
-              if (state.cancel === cancel) state.cancel = undefined;
-            };
-          },
-        };
-        const done = () => {
-          if (this.incoming.get(id) === state) this.incoming.delete(id);
-        };
+        const request = new RequestCancel(id);
+        this.incoming.set(id, request);
         this.dispatcher.handleRequest(this, method, params, request).then(
           (result) => {
-            done();
+            if (this.incoming.get(id) === request) this.incoming.delete(id);
             if (result instanceof EncodedJson) this.writeText(this.responseText(id, result.text));
             else this.write({ id, result });
           },
           (error: unknown) => {
-            done();
-            this.sendError(id, error);
+            if (this.incoming.get(id) === request) this.incoming.delete(id);
+            const dispatcher = this.dispatcher;
+            this.sendError(id, dispatcher.wireError ? dispatcher.wireError(error) : error);
           },
         );
       }
@@ -278,7 +284,18 @@ export class RpcPeer {
 
   /** Exactly what `encode` makes of `{ method, params, emittedAtMs: now }`. */
   private notificationText(method: string, params: string): string {
-    return `${this.jsonrpc ? '{"jsonrpc":"2.0",' : '{'}"method":${JSON.stringify(method)},"params":${params},"emittedAtMs":${Date.now()}}`;
+    return `${this.notificationHead(method)}${params},"emittedAtMs":${Date.now()}}`;
+  }
+
+  /** A notification's text up to its params, made once per method (and envelope style). */
+  private notificationHead(method: string): string {
+    const heads = this.jsonrpc ? this.heads2 : this.heads;
+    let head = heads.get(method);
+    if (head === undefined) {
+      head = `${this.jsonrpc ? '{"jsonrpc":"2.0",' : '{'}"method":${JSON.stringify(method)},"params":`;
+      heads.set(method, head);
+    }
+    return head;
   }
 
   /** Exactly what `encode` makes of `{ id, result }`. */

@@ -5,7 +5,7 @@
  * Only the owner can use a thread (`requireThread` in context.ts).
  */
 
-import type { Session } from '@mcprt/runtime';
+import type { CallCancel, Session } from '@mcprt/runtime';
 
 import type { RpcPeer } from './rpcPeer.js';
 import type { ToolCallEncoder } from './toolCallText.js';
@@ -19,7 +19,7 @@ export interface ThreadRecord {
   readonly createdAt: number;
   readonly environments: readonly { environmentId: string; cwd: string }[];
   /** In-flight tool calls by item id, for `mcpServer/tool/cancel`. */
-  readonly inflight: Map<string, AbortController>;
+  readonly inflight: Map<string, CallCancel>;
   /** Writes the thread's tool-call items and results (toolCallText.ts). */
   readonly encoder: ToolCallEncoder;
 }

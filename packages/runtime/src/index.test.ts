@@ -24,6 +24,7 @@ describe('@mcprt/runtime exports', () => {
     expect(Object.keys(api).sort()).toEqual([
       'AuthorizationRequiredError',
       'CREDENTIALS_FILE_NAME',
+      'CallCancel',
       'ConfigInvalidError',
       'ConfigParseError',
       'ConfigWriteError',
@@ -105,6 +106,7 @@ describe('@mcprt/runtime exports', () => {
     expect(typeExports()).toEqual([
       'AddServerOptions',
       'AuthStatus',
+      'CallSignal',
       'CallToolResult',
       'ClientRegistrationMode',
       'ConfigDiagnostic',

@@ -78,6 +78,8 @@ export type {
 export { Runtime, HISTORY_FILE_NAME } from './manager/runtime.js';
 export type { RuntimeLoadOptions } from './manager/runtime.js';
 export { Session } from './manager/session.js';
+export { CallCancel } from './connection/callCancel.js';
+export type { CallSignal } from './connection/callCancel.js';
 export type {
   LiveListing,
   PromptRequest,

@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 
 import type { ToolCallRequest } from '@mcprt/runtime';
+import { CallCancel } from '@mcprt/runtime';
 
 import type { HandlerContext } from '../context.js';
 import { requireThread } from '../context.js';
@@ -26,6 +27,9 @@ interface ToolCallInput {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
+/** Why a call the client cancelled failed (also `mcpServer/tool/cancel`'s). */
+export const CANCELLED = 'tool call cancelled by the client';
+
 export async function callTool(params: ToolCallInput, ctx: HandlerContext) {
   const thread = requireThread(ctx, params.threadId);
   const args = params.arguments;
@@ -35,17 +39,16 @@ export async function callTool(params: ToolCallInput, ctx: HandlerContext) {
     );
   }
   const itemId = `call_${randomUUID()}`;
-  const controller = new AbortController();
-  const stopCancel = ctx.onCancel(() =>
-    controller.abort(new Error('tool call cancelled by the client')),
-  );
-  thread.inflight.set(itemId, controller);
+  // A `CallCancel`, not an `AbortController`: no `AbortSignal` per call (ADR 0023).
+  const cancel = new CallCancel();
+  const stopCancel = ctx.onCancel(() => cancel.abort(new Error(CANCELLED)));
+  thread.inflight.set(itemId, cancel);
   // The request is built without spreading optional parts (a spread allocates and copies).
   const request: Mutable<ToolCallRequest> = {
     server: params.server,
     tool: params.tool,
     callId: itemId,
-    signal: controller.signal,
+    signal: cancel,
   };
   if (params.environmentId != null) request.environmentId = params.environmentId;
   if (args != null) request.arguments = args as Record<string, unknown>;

@@ -2,13 +2,14 @@
 
 import type { HandlerContext } from '../context.js';
 import { requireThread } from '../context.js';
+import { CANCELLED } from './toolCall.js';
 
 export async function cancelTool(
   params: { threadId: string; itemId: string },
   ctx: HandlerContext,
 ) {
-  const controller = requireThread(ctx, params.threadId).inflight.get(params.itemId);
-  if (!controller) return { cancelled: false };
-  controller.abort(new Error('tool call cancelled by the client'));
+  const call = requireThread(ctx, params.threadId).inflight.get(params.itemId);
+  if (!call) return { cancelled: false };
+  call.abort(new Error(CANCELLED));
   return { cancelled: true };
 }

@@ -44,6 +44,8 @@ import { requestFailureKind, translateRequestError } from './requestErrors.js';
 import { describeRefusal } from './protocolRefusal.js';
 import { handshake, versionNegotiation } from './protocolVersion.js';
 import type { VerdictSlot } from './revisionVerdicts.js';
+import type { CallSignal } from './callCancel.js';
+import type { CallLimits, ToolCallParams } from './sdkToolCall.js';
 import { sdkToolCall, toolCallParams } from './sdkToolCall.js';
 import { ServerSkills } from './skills.js';
 import { describeStartupFailure, StartupFailure } from './startupErrors.js';
@@ -62,7 +64,8 @@ export interface ConnectionListener {
 
 export interface CallOptions {
   readonly timeoutMs: number;
-  readonly signal?: AbortSignal;
+  /** What cancels the call: an `AbortSignal`, or the lighter `CallCancel` (ADR 0023). */
+  readonly signal?: CallSignal;
   /** Request `_meta`, sent as given (an object, or any value a client forwarded untouched). */
   readonly meta?: unknown;
   readonly onProgress?: (progress: ProgressUpdate) => void;
@@ -266,17 +269,28 @@ export class ServerConnection {
     return client;
   }
 
-  /** `tools/call` (fast path or SDK's); rejects with `McpRequestError` (a died server's: why). */
-  async callTool(
+  /**
+   * `tools/call` (fast path or SDK's); rejects with `McpRequestError` (a died server's: why). The
+   * fast path translates its failures itself, so its promise is returned as is (ADR 0023).
+   */
+  callTool(
     name: string,
     args: Record<string, unknown> | undefined,
     options: CallOptions,
   ): Promise<CallToolResult> {
     const params = toolCallParams(name, args, options.meta);
-    const limits = { ...options, timeoutMs: clampMs(options.timeoutMs) };
+    const limits: CallLimits = {
+      timeoutMs: clampMs(options.timeoutMs),
+      signal: options.signal,
+      onProgress: options.onProgress,
+    };
+    const fast = this.fastPath();
+    if (fast) return fast.callTool(params, limits, this.tools);
+    return this.sdkCall(params, limits);
+  }
+
+  private async sdkCall(params: ToolCallParams, limits: CallLimits): Promise<CallToolResult> {
     try {
-      const fast = this.fastPath();
-      if (fast) return await fast.callTool(params, limits, this.tools);
       return await sdkToolCall(this.client, params, limits);
     } catch (error) {
       throw await this.requestFailure(error);
@@ -287,7 +301,8 @@ export class ServerConnection {
   private fastPath(): FastToolCalls | undefined {
     const t = this.transport;
     if (!this.readyFlag || !(t instanceof StdioProcessTransport)) return undefined;
-    return this.fast?.transport === t ? this.fast : (this.fast = new FastToolCalls(t, this.client));
+    if (this.fast?.transport === t) return this.fast;
+    return (this.fast = new FastToolCalls(t, this.client, (error) => this.requestFailure(error)));
   }
 
   /** `resources/read` (never from a cache); rejects with `McpRequestError`. */

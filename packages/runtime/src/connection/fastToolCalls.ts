@@ -12,13 +12,22 @@
  * result's shape (toolResultShape.ts) and the tool's outputSchema (outputValidators.ts). On
  * 2026-07-28 the request carries the SDK's per-request `_meta` envelope and the answer is resolved
  * by the SDK's codec and, for `input_required`, its round engine (sdkInternals.ts).
+ *
+ * A call costs one object (`FastCall`) and one promise (ADR 0023; timeouts share a timer): its response is
+ * checked and its failure translated (the connection's `failure`) where it is taken off stdout,
+ * so the caller's `await` is the first promise hop after the server's answer. A `CallCancel`
+ * cancels it through a plain registration instead of an `abort` listener.
  */
 
-import { PendingRequests } from '@mcprt/base';
 import type { Client } from '@modelcontextprotocol/client';
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import type { JsonSchemaValidator } from '@modelcontextprotocol/client';
 
 import type { StdioProcessTransport } from '../launch/stdioTransport.js';
+import type { CallSignal } from './callCancel.js';
+import { CallCancel } from './callCancel.js';
+import type { CallOwner } from './fastCall.js';
+import { Deadlines, FastCall } from './fastCall.js';
 import type { CallToolResult, ProgressUpdate, ToolDefinition } from './mcpTypes.js';
 import { checkStructuredContent, OutputValidators } from './outputValidators.js';
 import { envelope, resolveModernResult } from './sdkInternals.js';
@@ -36,9 +45,12 @@ export interface FastCallParams {
 
 export interface FastCallOptions {
   readonly timeoutMs: number;
-  readonly signal?: AbortSignal | undefined;
+  readonly signal?: CallSignal | undefined;
   readonly onProgress?: ((progress: ProgressUpdate) => void) | undefined;
 }
+
+/** What a failed call rejects with: the connection's translation of the SDK-style error. */
+export type FailureTranslation = (error: unknown) => Promise<Error>;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -59,8 +71,10 @@ const abortError = (reason: unknown): Error =>
 const invalidResult = (reason: string): SdkError =>
   new SdkError(SdkErrorCode.InvalidResult, `Invalid result for tools/call: ${reason}`);
 
-export class FastToolCalls {
-  private readonly pending = new PendingRequests();
+export class FastToolCalls implements CallOwner {
+  private nextId = 1;
+  private readonly calls = new Map<number, FastCall>();
+  private readonly deadlines = new Deadlines(this.calls);
   private readonly progress = new Map<number, (progress: ProgressUpdate) => void>();
   private readonly outputs = new OutputValidators();
   /** Responses with one of our ids that no call awaited (late after a timeout, or never sent). */
@@ -69,6 +83,7 @@ export class FastToolCalls {
   constructor(
     readonly transport: StdioProcessTransport,
     private readonly client: Client,
+    private readonly failure: FailureTranslation,
   ) {
     transport.attach(
       (message) => this.claim(message),
@@ -76,83 +91,118 @@ export class FastToolCalls {
     );
   }
 
-  /** `tools/call` of `params.name`, checked against `tools`' outputSchema for it. */
-  async callTool(
+  /**
+   * `tools/call` of `params.name`, checked against `tools`' outputSchema for it; rejects with
+   * the connection's translation of the failure.
+   */
+  callTool(
     params: FastCallParams,
     options: FastCallOptions,
     tools: readonly ToolDefinition[],
   ): Promise<CallToolResult> {
-    const validate = this.outputs.prepare(tools, params.name);
-    const modern = this.client.getProtocolEra() === 'modern';
-    const startedAt = Date.now();
-    const raw = await this.request(params, options, modern);
-    let result: CallToolResult;
-    if (modern) {
-      const request = { method: 'tools/call', params } as const;
-      const options_ = sdkCallOptions(options);
-      result = (await resolveModernResult(
-        this.client,
-        raw,
-        request,
-        options_,
-        startedAt,
-      )) as CallToolResult;
-    } else {
-      const shape = toolResultShape(raw);
-      if (!shape.ok) throw invalidResult(shape.reason);
-      result = shape.result;
+    let validate: JsonSchemaValidator<unknown> | null;
+    try {
+      validate = this.outputs.prepare(tools, params.name);
+    } catch (error) {
+      return this.failure(error).then((failure) => Promise.reject(failure));
     }
+    if (this.client.getProtocolEra() === 'modern') {
+      return this.modernCall(params, options, validate).catch(async (error: unknown) => {
+        throw await this.failure(error);
+      });
+    }
+    return this.request(params, options, validate, false) as Promise<CallToolResult>;
+  }
+
+  /** A 2026-07-28 call: the raw answer resolved by the SDK's codec (and round engine). */
+  private async modernCall(
+    params: FastCallParams,
+    options: FastCallOptions,
+    validate: JsonSchemaValidator<unknown> | null,
+  ): Promise<CallToolResult> {
+    const startedAt = Date.now();
+    const raw = await this.request(params, options, null, true);
+    const request = { method: 'tools/call', params } as const;
+    const result = (await resolveModernResult(
+      this.client,
+      raw,
+      request,
+      sdkCallOptions(options),
+      startedAt,
+    )) as CallToolResult;
     if (validate !== null) checkStructuredContent(validate, params.name, result);
     return result;
   }
 
-  /** Send the request and settle with its raw result, as the SDK's request funnel does. */
+  /** Send the request; settles as the SDK's request funnel does (2025: checked, translated). */
   private request(
     params: FastCallParams,
     options: FastCallOptions,
+    validate: JsonSchemaValidator<unknown> | null,
     modern: boolean,
   ): Promise<unknown> {
-    const { signal, onProgress } = options;
-    if (signal?.aborted) return Promise.reject(abortError(signal.reason));
-    const { id, promise } = this.pending.add('tools/call');
+    const { signal, onProgress, timeoutMs } = options;
+    if (signal?.aborted) return this.rejected(modern, abortError(signal.reason));
+    const id = this.nextId++;
     const wireId = PREFIX + String(id);
+    const call = new FastCall(this, id, wireId, signal, timeoutMs, modern, validate, params.name);
+    this.calls.set(id, call);
     let sent: FastCallParams = params;
     if (onProgress) {
       this.progress.set(id, onProgress);
       sent = { ...params, _meta: { ...(params._meta as object), progressToken: wireId } };
     }
-    const cancel = (reason: unknown): void => {
-      this.progress.delete(id);
-      const notification = envelope(this.client, {
-        jsonrpc: '2.0',
-        method: 'notifications/cancelled',
-        params: { requestId: wireId, reason: String(reason) },
-      });
-      // As the SDK: a cancellation that cannot be sent changes nothing for the caller.
-      this.transport.sendLine(JSON.stringify(notification) + '\n').catch(() => undefined);
-      this.pending.reject(id, abortError(reason));
-    };
-    const onAbort = () => cancel(signal?.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const timer = setTimeout(
-      () =>
-        cancel(
-          new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', {
-            timeout: options.timeoutMs,
-          }),
-        ),
-      options.timeoutMs,
-    );
+    if (signal instanceof CallCancel) signal.listen(call);
+    else if (signal) {
+      call.onAbort = () => this.cancel(call, signal.reason);
+      signal.addEventListener('abort', call.onAbort, { once: true });
+    }
+    this.deadlines.added(call.deadline);
     const request = { method: 'tools/call', params: sent, jsonrpc: '2.0', id: wireId };
     const message = modern ? envelope(this.client, request) : request;
-    this.transport.sendLine(JSON.stringify(message) + '\n').catch((error: unknown) => {
-      this.pending.reject(id, error);
+    const waiting = this.transport.writeLine(JSON.stringify(message) + '\n');
+    if (waiting !== undefined) {
+      waiting.catch((error: unknown) => {
+        if (this.end(call)) this.fail(call, error);
+      });
+    }
+    return call.promise;
+  }
+
+  /** Cancelled (signal) or timed out: tell the server, fail the call with the SDK's error. */
+  cancel(call: FastCall, reason: unknown): void {
+    if (!this.end(call)) return;
+    const notification = envelope(this.client, {
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: call.wireId, reason: String(reason) },
     });
-    return promise.finally(() => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      this.progress.delete(id);
-    });
+    // As the SDK: a cancellation that cannot be sent changes nothing for the caller.
+    this.transport.sendLine(JSON.stringify(notification) + '\n').catch(() => undefined);
+    this.fail(call, abortError(reason));
+  }
+
+  /** Forget a call that is settling (false: it was already). */
+  private end(call: FastCall): boolean {
+    if (this.calls.get(call.id) !== call) return false;
+    this.calls.delete(call.id);
+    this.progress.delete(call.id);
+    this.deadlines.removed();
+    const signal = call.signal;
+    if (signal instanceof CallCancel) signal.unlisten(call);
+    else if (signal && call.onAbort) signal.removeEventListener('abort', call.onAbort);
+    return true;
+  }
+
+  /** A failure of the request (translated on 2025; the 2026 caller translates its own). */
+  private fail(call: FastCall, error: unknown): void {
+    if (call.raw) call.reject(error);
+    else this.failure(error).then(call.reject, call.reject);
+  }
+
+  private rejected(raw: boolean, error: unknown): Promise<never> {
+    if (raw) return Promise.reject(error);
+    return this.failure(error).then((failure) => Promise.reject(failure));
   }
 
   /** A parsed line from the server: ours (a response or progress with our id) or not. */
@@ -178,35 +228,55 @@ export class FastToolCalls {
   }
 
   private onResponse(id: number, message: Record<string, unknown>): void {
+    const call = this.calls.get(id);
+    if (call === undefined || !this.end(call)) {
+      this.strayResponses += 1;
+      return;
+    }
     const error = message['error'];
-    const settled =
-      message['jsonrpc'] !== '2.0'
-        ? this.pending.settle(id, {
-            ok: false,
-            error: invalidResult('not a JSON-RPC 2.0 response'),
-          })
-        : 'result' in message
-          ? this.pending.settle(id, { ok: true, value: message['result'] })
-          : isObject(error) && typeof error['code'] === 'number'
-            ? this.pending.settle(id, {
-                ok: false,
-                error: ProtocolError.fromError(
-                  error['code'],
-                  typeof error['message'] === 'string' ? error['message'] : '',
-                  error['data'],
-                ),
-              })
-            : this.pending.settle(id, {
-                ok: false,
-                error: invalidResult('a response with neither a result nor an error'),
-              });
-    if (settled !== true) this.strayResponses += 1;
+    if (message['jsonrpc'] !== '2.0') this.fail(call, invalidResult('not a JSON-RPC 2.0 response'));
+    else if ('result' in message) this.succeed(call, message['result']);
+    else if (isObject(error) && typeof error['code'] === 'number') {
+      this.fail(
+        call,
+        ProtocolError.fromError(
+          error['code'],
+          typeof error['message'] === 'string' ? error['message'] : '',
+          error['data'],
+        ),
+      );
+    } else this.fail(call, invalidResult('a response with neither a result nor an error'));
+  }
+
+  /** A result: 2026's raw, for the codec; 2025's checked here (shape, output schema). */
+  private succeed(call: FastCall, raw: unknown): void {
+    if (call.raw) {
+      call.resolve(raw);
+      return;
+    }
+    const shape = toolResultShape(raw);
+    if (!shape.ok) {
+      this.fail(call, invalidResult(shape.reason));
+      return;
+    }
+    if (call.validate !== null) {
+      try {
+        checkStructuredContent(call.validate, call.name, shape.result);
+      } catch (error) {
+        this.fail(call, error);
+        return;
+      }
+    }
+    call.resolve(shape.result);
   }
 
   /** The transport ended: every call still waiting fails as the SDK's do. */
   private closed(): void {
     this.progress.clear();
-    this.pending.rejectAll(() => new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
+    for (const call of [...this.calls.values()]) {
+      if (this.end(call))
+        this.fail(call, new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
+    }
   }
 }
 

@@ -7,6 +7,8 @@
 
 import type { Client } from '@modelcontextprotocol/client';
 
+import type { CallSignal } from './callCancel.js';
+import { abortSignalOf } from './callCancel.js';
 import type { CallToolResult, ProgressUpdate } from './mcpTypes.js';
 import type { SdkRequestOptions } from './sdkInternals.js';
 
@@ -31,7 +33,7 @@ export function toolCallParams(
 
 export interface CallLimits {
   readonly timeoutMs: number;
-  readonly signal?: AbortSignal | undefined;
+  readonly signal?: CallSignal | undefined;
   readonly onProgress?: ((p: ProgressUpdate) => void) | undefined;
 }
 
@@ -41,7 +43,7 @@ export function sdkCallOptions(limits: CallLimits): SdkRequestOptions {
   return {
     timeout: timeoutMs,
     maxTotalTimeout: timeoutMs,
-    ...(limits.signal ? { signal: limits.signal } : {}),
+    ...(limits.signal ? { signal: abortSignalOf(limits.signal) } : {}),
     ...(limits.onProgress
       ? {
           onprogress: limits.onProgress as (progress: unknown) => void,

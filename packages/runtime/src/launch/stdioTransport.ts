@@ -142,11 +142,19 @@ export class StdioProcessTransport implements Transport {
 
   /** Write one serialised message (a JSON text ending in `\n`); as `send`. */
   sendLine(line: string): Promise<void> {
+    return this.writeLine(line) ?? Promise.resolve();
+  }
+
+  /**
+   * `sendLine` that makes no promise when the pipe takes the line at once (undefined then): the
+   * tool-call fast path writes a line per call (ADR 0023).
+   */
+  writeLine(line: string): Promise<void> | undefined {
     const child = this.child;
     if (!child || this.closed || !child.stdin.writable) {
       return Promise.reject(new Error('Not connected'));
     }
-    if (child.stdin.write(line)) return Promise.resolve();
+    if (child.stdin.write(line)) return undefined;
     return new Promise<void>((resolve, reject) => {
       child.stdin.once('drain', resolve).once('error', reject);
     });

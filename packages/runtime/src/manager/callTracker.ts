@@ -3,10 +3,15 @@
  * record (written synchronously at start and at completion), and Codex's `_meta` rule (an
  * object gets `threadId` set — a client's value is overwritten; a non-object is forwarded
  * untouched; absent becomes `{threadId}`).
+ *
+ * A call's bookkeeping is one `TrackedCall` object, not a set of closures made per call (ADR
+ * 0023): at 50 warm-up calls the call path runs mostly in V8's interpreter, where every closure
+ * and promise is paid for.
  */
 
 import { randomUUID } from 'node:crypto';
 
+import type { CallSignal } from '../connection/callCancel.js';
 import type { HistorySink } from '../history/types.js';
 import type { RegistrationScope } from '../scope.js';
 import type { ToolCallCompleted, ToolCallProgress, ToolCallStarted } from './toolCallEvents.js';
@@ -32,19 +37,27 @@ export interface CallEmitter {
 
 export interface ActiveCall {
   progress(p: { progress: number; total?: number | undefined; message?: string | undefined }): void;
-  /** Records the outcome; resolves once it is written and `completed` was emitted. */
+  /**
+   * Records the outcome; once it is written `completed` is emitted. Returns the promise of that
+   * when the write is batched (wait for it before reporting the call), undefined when it is done.
+   */
   finish(
     result: Record<string, unknown> | null,
     error: string | null,
-    signal?: AbortSignal,
-  ): Promise<void>;
+    signal?: CallSignal,
+  ): Promise<void> | undefined;
+}
+
+/** History is best-effort for the caller: a full disk must not fail the tool call itself. */
+function historyFailed(error: unknown): void {
+  process.emitWarning(`mcprt: could not record tool call in history: ${(error as Error).message}`);
 }
 
 export class ToolCallTracker {
   constructor(
-    private readonly threadId: string,
-    private readonly history: HistorySink | null,
-    private readonly emit: CallEmitter,
+    readonly threadId: string,
+    readonly history: HistorySink | null,
+    readonly emit: CallEmitter,
   ) {}
 
   begin(
@@ -61,118 +74,144 @@ export class ToolCallTracker {
       arguments: request.arguments ?? null,
       startedAt: Date.now(),
     };
+    return new TrackedCall(this, started);
+  }
+}
+
+class TrackedCall implements ActiveCall {
+  private announced = false;
+  private announceLater: NodeJS.Immediate | undefined = undefined;
+  private done = false;
+  // Backpressure on progress floods: at most one event per PROGRESS_INTERVAL_MS per call;
+  // the latest value always gets through (trailing emit, and flushed before completion).
+  private lastEmit = 0;
+  private pending: ToolCallProgress | null = null;
+  private timer: NodeJS.Timeout | undefined = undefined;
+
+  constructor(
+    private readonly tracker: ToolCallTracker,
+    private readonly started: ToolCallStarted,
+  ) {
     // A call is announced (`started`) only once its start record is written: when the sink says
     // so (`startedBatched`: with its next write, shared with the call's finish record when the
     // call is that quick, ADR 0022), at the end of this event-loop turn for a sink that writes
     // start records then, or earlier — after forcing the write — if progress comes first.
-    let announced = false;
-    let announceLater: NodeJS.Immediate | undefined;
-    const announce = () => {
-      if (announced) return;
-      announced = true;
-      clearImmediate(announceLater);
-      this.emit.started(started);
-    };
-    const history = this.history;
-    if (history?.startedBatched !== undefined) {
+    const history = tracker.history;
+    if (history === null) {
+      this.announce();
+    } else if (history.startedBatched !== undefined) {
       let written: Promise<void> | undefined;
-      this.safely(() => (written = history.startedBatched!(started)));
-      if (written) void written.then(announce);
-      else announce();
+      try {
+        written = history.startedBatched(started);
+      } catch (error) {
+        historyFailed(error);
+      }
+      if (written) void written.then(() => this.announce());
+      else this.announce();
     } else {
-      this.safely(() => history?.started(started));
-      if (history?.finishedBatched !== undefined) announceLater = setImmediate(announce);
-      else announce();
+      try {
+        history.started(started);
+      } catch (error) {
+        historyFailed(error);
+      }
+      if (history.finishedBatched !== undefined) {
+        this.announceLater = setImmediate(() => this.announce());
+      } else this.announce();
     }
-    let done = false;
-    // Backpressure on progress floods: at most one event per PROGRESS_INTERVAL_MS per call;
-    // the latest value always gets through (trailing emit, and flushed before completion).
-    let lastEmit = 0;
-    let pending: ToolCallProgress | null = null;
-    let timer: NodeJS.Timeout | undefined;
-    const flush = () => {
-      clearTimeout(timer);
-      timer = undefined;
-      if (pending) this.emit.progress(pending);
-      pending = null;
-      lastEmit = Date.now();
-    };
-    return {
-      progress: (p) => {
-        if (done) return;
-        if (!announced) {
-          this.safely(() => this.history?.flush?.());
-          announce();
-        }
-        pending = {
-          id: started.id,
-          threadId: this.threadId,
-          scope,
-          progress: p.progress,
-          total: p.total ?? null,
-          message: p.message ?? null,
-        };
-        const wait = lastEmit + PROGRESS_INTERVAL_MS - Date.now();
-        if (wait <= 0) flush();
-        else timer ??= setTimeout(flush, wait);
-      },
-      finish: (result, error, signal) => {
-        if (done) return Promise.resolve();
-        flush();
-        done = true;
-        const status =
-          error !== null
-            ? signal?.aborted
-              ? 'cancelled'
-              : 'failed'
-            : result?.['isError'] === true
-              ? 'failed'
-              : 'completed';
-        // Written out, not spread: spreading `started` is the slowest line of a call's bookkeeping.
-        const completed: ToolCallCompleted = {
-          id: started.id,
-          threadId: started.threadId,
-          scope: started.scope,
-          server: started.server,
-          environmentId: started.environmentId,
-          tool: started.tool,
-          arguments: started.arguments,
-          startedAt: started.startedAt,
-          status,
-          result,
-          error,
-          durationMs: Date.now() - started.startedAt,
-        };
-        const outcome = {
-          status: completed.status,
-          result,
-          error,
-          durationMs: completed.durationMs,
-        };
-        // Calls finishing in the same tick share one history transaction (docs/performance.md);
-        // the call is reported finished only once its record is written.
-        if (this.history?.finishedBatched) {
-          return this.history.finishedBatched(started.id, outcome).then(() => {
-            announce();
-            this.emit.completed(completed);
-          });
-        }
-        this.safely(() => this.history?.finished(started.id, outcome));
-        announce();
-        this.emit.completed(completed);
-        return Promise.resolve();
-      },
-    };
   }
 
-  /** History is best-effort for the caller: a full disk must not fail the tool call itself. */
-  private safely(write: () => void): void {
-    try {
-      write();
-    } catch (error) {
-      process.emitWarning(
-        `mcprt: could not record tool call in history: ${(error as Error).message}`,
-      );
+  announce(): void {
+    if (this.announced) return;
+    this.announced = true;
+    if (this.announceLater !== undefined) clearImmediate(this.announceLater);
+    this.tracker.emit.started(this.started);
+  }
+
+  progress(p: { progress: number; total?: number | undefined; message?: string | undefined }) {
+    if (this.done) return;
+    if (!this.announced) {
+      try {
+        this.tracker.history?.flush?.();
+      } catch (error) {
+        historyFailed(error);
+      }
+      this.announce();
     }
+    this.pending = {
+      id: this.started.id,
+      threadId: this.tracker.threadId,
+      scope: this.started.scope,
+      progress: p.progress,
+      total: p.total ?? null,
+      message: p.message ?? null,
+    };
+    const wait = this.lastEmit + PROGRESS_INTERVAL_MS - Date.now();
+    if (wait <= 0) this.flush();
+    else this.timer ??= setTimeout(() => this.flush(), wait);
+  }
+
+  private flush(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending) this.tracker.emit.progress(this.pending);
+    this.pending = null;
+    this.lastEmit = Date.now();
+  }
+
+  finish(
+    result: Record<string, unknown> | null,
+    error: string | null,
+    signal?: CallSignal,
+  ): Promise<void> | undefined {
+    if (this.done) return undefined;
+    if (this.pending !== null || this.timer !== undefined) this.flush();
+    this.done = true;
+    const started = this.started;
+    const status =
+      error !== null
+        ? signal?.aborted
+          ? 'cancelled'
+          : 'failed'
+        : result?.['isError'] === true
+          ? 'failed'
+          : 'completed';
+    // Written out, not spread: spreading `started` is the slowest line of a call's bookkeeping.
+    const completed: ToolCallCompleted = {
+      id: started.id,
+      threadId: started.threadId,
+      scope: started.scope,
+      server: started.server,
+      environmentId: started.environmentId,
+      tool: started.tool,
+      arguments: started.arguments,
+      startedAt: started.startedAt,
+      status,
+      result,
+      error,
+      durationMs: Date.now() - started.startedAt,
+    };
+    const history = this.tracker.history;
+    if (history === null) {
+      this.announce();
+      this.tracker.emit.completed(completed);
+      return undefined;
+    }
+    const outcome = { status: completed.status, result, error, durationMs: completed.durationMs };
+    // Calls finishing in the same tick share one history transaction (docs/performance.md);
+    // the call is reported finished only once its record is written.
+    if (history.finishedBatched) {
+      return history.finishedBatched(started.id, outcome).then(() => {
+        this.announce();
+        this.tracker.emit.completed(completed);
+      });
+    }
+    try {
+      history.finished(started.id, outcome);
+    } catch (error) {
+      historyFailed(error);
+    }
+    this.announce();
+    this.tracker.emit.completed(completed);
+    return undefined;
   }
 }

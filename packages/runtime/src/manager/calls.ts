@@ -7,6 +7,7 @@
  * templates and prompts across registrations.
  */
 
+import type { CallSignal } from '../connection/callCancel.js';
 import type { CallOptions } from '../connection/connection.js';
 import type { ListItems } from '../connection/inventorySync.js';
 import type {
@@ -37,7 +38,11 @@ export interface ToolCallRequest {
   readonly arguments?: Record<string, unknown>;
   /** Request `_meta`: an object is sent with `threadId` set; anything else is forwarded as is. */
   readonly meta?: unknown;
-  readonly signal?: AbortSignal;
+  /**
+   * What cancels the call: an `AbortSignal`, or a `CallCancel` (lighter: no signal is made per
+   * call unless a path needs one, ADR 0023).
+   */
+  readonly signal?: CallSignal;
   /** Call id used in events and history (default: a fresh UUID). */
   readonly callId?: string;
   /** Overrides the registration's `tool_timeout_sec`. */
@@ -142,11 +147,14 @@ export class SessionCalls {
         connection = await reg.reconnect(connection, 'the server no longer knows our HTTP session');
         result = await connection.callTool(request.tool, args, options);
       }
-      await call.finish(result, null, request.signal);
+      // Awaited only when the history write is batched (no promise hop otherwise).
+      const written = call.finish(result, null, request.signal);
+      if (written !== undefined) await written;
       return result;
     } catch (error) {
       const failure = requestFailed('tools/call', reg.label, error);
-      await call.finish(null, failure.message, request.signal);
+      const written = call.finish(null, failure.message, request.signal);
+      if (written !== undefined) await written;
       throw failure;
     }
   }
