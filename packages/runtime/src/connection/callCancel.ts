@@ -16,13 +16,22 @@ export interface CancelTarget {
   cancel(reason: unknown): void;
 }
 
+/** A cancellation made per call; its fields are assigned in the constructor (as `FastCall`'s). */
 export class CallCancel {
-  aborted = false;
-  reason: unknown = undefined;
+  declare aborted: boolean;
+  declare reason: unknown;
   /** The usual single listener, and any further ones. */
-  private first: CancelTarget | undefined = undefined;
-  private more: CancelTarget[] | undefined = undefined;
-  private controller: AbortController | undefined = undefined;
+  declare private first: CancelTarget | undefined;
+  declare private more: CancelTarget[] | undefined;
+  declare private controller: AbortController | undefined;
+
+  constructor() {
+    this.aborted = false;
+    this.reason = undefined;
+    this.first = undefined;
+    this.more = undefined;
+    this.controller = undefined;
+  }
 
   /** Cancel (once): the reason is what the call fails with, as `AbortController.abort`'s. */
   abort(reason?: unknown): void {

@@ -14,29 +14,50 @@ export interface CallOwner {
   cancel(call: FastCall, reason: unknown): void;
 }
 
-/** One request in flight: how it settles, its deadline and what cancels it. */
+/**
+ * One request in flight: how it settles, its deadline and what cancels it. Its fields are
+ * `declare`d and assigned in the constructor: a class field (ES2022 define semantics) costs an
+ * extra initializer call and a define per field for every call, at interpreter speed.
+ */
 export class FastCall {
-  resolve!: (value: unknown) => void;
-  reject!: (error: unknown) => void;
-  readonly promise: Promise<unknown>;
+  declare readonly owner: CallOwner;
+  declare readonly id: number;
+  declare readonly wireId: string;
+  declare readonly signal: CallSignal | undefined;
+  declare readonly timeoutMs: number;
+  /** 2026-07-28: the raw answer is wanted (the SDK's codec resolves and translates it). */
+  declare readonly raw: boolean;
+  /** The tool's output validator (null: none) and name, checked here on 2025. */
+  declare readonly validate: JsonSchemaValidator<unknown> | null;
+  declare readonly name: string;
   /** When the call times out (`performance.now()` time). */
-  readonly deadline: number;
+  declare readonly deadline: number;
+  declare resolve: (value: unknown) => void;
+  declare reject: (error: unknown) => void;
+  declare readonly promise: Promise<unknown>;
   /** The `abort` listener when the call's signal is an `AbortSignal`. */
-  onAbort: (() => void) | undefined = undefined;
+  declare onAbort: (() => void) | undefined;
 
   constructor(
-    readonly owner: CallOwner,
-    readonly id: number,
-    readonly wireId: string,
-    readonly signal: CallSignal | undefined,
-    readonly timeoutMs: number,
-    /** 2026-07-28: the raw answer is wanted (the SDK's codec resolves and translates it). */
-    readonly raw: boolean,
-    /** The tool's output validator (null: none) and name, checked here on 2025. */
-    readonly validate: JsonSchemaValidator<unknown> | null,
-    readonly name: string,
+    owner: CallOwner,
+    id: number,
+    wireId: string,
+    signal: CallSignal | undefined,
+    timeoutMs: number,
+    raw: boolean,
+    validate: JsonSchemaValidator<unknown> | null,
+    name: string,
   ) {
+    this.owner = owner;
+    this.id = id;
+    this.wireId = wireId;
+    this.signal = signal;
+    this.timeoutMs = timeoutMs;
+    this.raw = raw;
+    this.validate = validate;
+    this.name = name;
     this.deadline = performance.now() + timeoutMs;
+    this.onAbort = undefined;
     this.promise = new Promise((resolve, reject) => {
       this.resolve = resolve;
       this.reject = reject;

@@ -78,20 +78,28 @@ export class ToolCallTracker {
   }
 }
 
+/** One call's bookkeeping (fields `declare`d and assigned once, as `FastCall`'s: ADR 0023). */
 class TrackedCall implements ActiveCall {
-  private announced = false;
-  private announceLater: NodeJS.Immediate | undefined = undefined;
-  private done = false;
+  declare private readonly tracker: ToolCallTracker;
+  declare private readonly started: ToolCallStarted;
+  declare private announced: boolean;
+  declare private announceLater: NodeJS.Immediate | undefined;
+  declare private done: boolean;
   // Backpressure on progress floods: at most one event per PROGRESS_INTERVAL_MS per call;
   // the latest value always gets through (trailing emit, and flushed before completion).
-  private lastEmit = 0;
-  private pending: ToolCallProgress | null = null;
-  private timer: NodeJS.Timeout | undefined = undefined;
+  declare private lastEmit: number;
+  declare private pending: ToolCallProgress | null;
+  declare private timer: NodeJS.Timeout | undefined;
 
-  constructor(
-    private readonly tracker: ToolCallTracker,
-    private readonly started: ToolCallStarted,
-  ) {
+  constructor(tracker: ToolCallTracker, started: ToolCallStarted) {
+    this.tracker = tracker;
+    this.started = started;
+    this.announced = false;
+    this.announceLater = undefined;
+    this.done = false;
+    this.lastEmit = 0;
+    this.pending = null;
+    this.timer = undefined;
     // A call is announced (`started`) only once its start record is written: when the sink says
     // so (`startedBatched`: with its next write, shared with the call's finish record when the
     // call is that quick, ADR 0022), at the end of this event-loop turn for a sink that writes
