@@ -154,7 +154,7 @@ export class FastToolCalls {
     const call = this.inflight.get(params['requestId']);
     if (call === undefined) return false;
     this.inflight.delete(params['requestId']);
-    // No reason: the operation's AbortController gives the call its AbortError, as before.
+    // No reason: the operation's CallCancel gives the call its AbortError, as before.
     call.cancel(params['reason']);
     return true;
   }

@@ -4,7 +4,7 @@
  * requests would be.
  */
 
-import type { ElicitationRequest, ElicitationResponse } from '@mcprt/runtime';
+import type { CallCancel, ElicitationRequest, ElicitationResponse } from '@mcprt/runtime';
 import { describe, expect, it } from 'vitest';
 
 import { OperationTable } from './operations.js';
@@ -28,15 +28,15 @@ function elicitation(scope = A, mode: 'form' | 'url' = 'form'): ElicitationReque
   };
 }
 
-/** A call the test finishes itself, recording the signal it was given. */
+/** A call the test finishes itself, recording the cancellation it was given. */
 function controllable<T>() {
   let resolve!: (value: T) => void;
-  let signal!: AbortSignal;
-  const run = (s: AbortSignal) => {
+  let signal!: CallCancel;
+  const run = (s: CallCancel) => {
     signal = s;
     return new Promise<T>((r, reject) => {
       resolve = r;
-      s.addEventListener('abort', () => reject(s.reason as Error));
+      s.listen({ cancel: (reason) => reject(reason as Error) });
     });
   };
   return { run, finish: (value: T) => resolve(value), signal: () => signal };

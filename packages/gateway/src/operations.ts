@@ -15,7 +15,7 @@
 
 import { randomBytes } from 'node:crypto';
 
-import { scopeKey } from '@mcprt/runtime';
+import { CallCancel, scopeKey } from '@mcprt/runtime';
 import type { ElicitationRequest, ElicitationResponse, RegistrationScope } from '@mcprt/runtime';
 
 export interface ProgressUpdate {
@@ -81,8 +81,13 @@ interface OperationOwner {
   parked(operation: Operation<unknown>): void;
 }
 
+/**
+ * Start the runtime call. `cancel` is the operation's cancellation: a tool call passes it as the
+ * call's signal as it stands (no `AbortSignal` per call, ADR 0023); a request that takes only an
+ * `AbortSignal` passes `cancel.signal` (made on first use).
+ */
 export type RunCall<T> = (
-  signal: AbortSignal,
+  cancel: CallCancel,
   onProgress: (update: ProgressUpdate) => void,
 ) => Promise<T>;
 
@@ -90,7 +95,7 @@ const NO_ANSWERS: ReadonlyMap<string, ElicitationResponse> = new Map();
 
 export class Operation<T> {
   private tokenValue: string | null = null;
-  private readonly controller = new AbortController();
+  private readonly cancellation = new CallCancel();
   private settled: Settled<T> | null = null;
   private readonly queued: Pending[] = [];
   private readonly asked = new Map<string, Pending>();
@@ -116,7 +121,7 @@ export class Operation<T> {
   ) {
     let running: Promise<T>;
     try {
-      running = run(this.controller.signal, this.onProgress);
+      running = run(this.cancellation, this.onProgress);
     } catch (error) {
       running = Promise.reject(error);
     }
@@ -185,7 +190,7 @@ export class Operation<T> {
 
   /** Abort the underlying call; pending elicitations are answered `cancel`. */
   cancel(reason: unknown): void {
-    if (!this.controller.signal.aborted) this.controller.abort(reason);
+    if (!this.cancellation.aborted) this.cancellation.abort(reason);
     this.cancelElicitations();
   }
 

@@ -168,12 +168,12 @@ async function readResource(core: GatewayCore, server: Server, uri: string, ctx:
       const target = await resourceTarget(core, uri);
       return {
         scope: target.scope,
-        run: (signal) =>
+        run: (cancel) =>
           core.session.readResource({
             server: target.scope.name,
             environmentId: target.scope.environmentId,
             uri: target.uri,
-            signal,
+            signal: cancel.signal,
           }),
       };
     },
@@ -207,13 +207,13 @@ async function getPrompt(
       }
       return {
         scope: target.scope,
-        run: (signal) =>
+        run: (cancel) =>
           core.session.getPrompt({
             server: target.scope.name,
             environmentId: target.scope.environmentId,
             name: target.name,
             ...(params.arguments !== undefined ? { arguments: params.arguments } : {}),
-            signal,
+            signal: cancel.signal,
           }),
       };
     },

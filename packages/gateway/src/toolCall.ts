@@ -6,7 +6,12 @@
  * failed call (server gone, timeout, disabled tool) is a tool error the model sees.
  */
 
-import type { InventoryTool, RegistrationScope, ToolCallRequest } from '@mcprt/runtime';
+import type {
+  CallCancel,
+  InventoryTool,
+  RegistrationScope,
+  ToolCallRequest,
+} from '@mcprt/runtime';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 
@@ -22,7 +27,7 @@ export interface ToolCallParams {
 }
 
 export type Run = (
-  signal: AbortSignal,
+  cancel: CallCancel,
   onProgress: (update: ProgressUpdate) => void,
 ) => Promise<unknown>;
 
@@ -54,12 +59,13 @@ export function toolRun(
   meta: unknown,
 ): Run {
   const { forward, authority } = splitCallMeta(meta);
-  return (signal, onProgress) => {
+  return (cancel, onProgress) => {
     const request: Mutable<ToolCallRequest> = {
       server: entry.scope.name,
       environmentId: entry.scope.environmentId,
       tool: entry.tool.name,
-      signal,
+      // The operation's cancellation as it stands: no AbortSignal per call (ADR 0023).
+      signal: cancel,
       onProgress,
     };
     if (params.arguments !== undefined) request.arguments = params.arguments;
