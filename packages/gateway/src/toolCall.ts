@@ -6,12 +6,7 @@
  * failed call (server gone, timeout, disabled tool) is a tool error the model sees.
  */
 
-import type {
-  CallCancel,
-  InventoryTool,
-  RegistrationScope,
-  ToolCallRequest,
-} from '@mcprt/runtime';
+import type { CallCancel, InventoryTool, RegistrationScope, ToolCallRequest } from '@mcprt/runtime';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 
