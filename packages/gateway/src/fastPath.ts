@@ -296,20 +296,37 @@ export class FastToolCalls {
   }
 }
 
-/** One fast-path call in flight; it hears its operation's round end (no closure per call). */
+/**
+ * One fast-path call in flight; it hears its operation's round end (no closure per call). Its
+ * fields are assigned in the constructor (no class-field initializers per call, ADR 0023).
+ */
 class FastCall implements RoundListener<unknown> {
-  operation: Operation<unknown> | undefined;
-  cancelled = false;
-  reason: unknown;
+  declare operation: Operation<unknown> | undefined;
+  declare cancelled: boolean;
+  declare reason: unknown;
+  declare private readonly owner: FastToolCalls;
+  declare readonly id: Id;
+  declare readonly request: Json;
+  declare readonly subject: string;
+  /** A 2026-07-28 call: its connection's accepted envelopes and the SDK's encoding. */
+  declare readonly modern: ModernEnvelopes | undefined;
 
   constructor(
-    private readonly owner: FastToolCalls,
-    readonly id: Id,
-    readonly request: Json,
-    readonly subject: string,
-    /** A 2026-07-28 call: its connection's accepted envelopes and the SDK's encoding. */
-    readonly modern: ModernEnvelopes | undefined,
-  ) {}
+    owner: FastToolCalls,
+    id: Id,
+    request: Json,
+    subject: string,
+    modern: ModernEnvelopes | undefined,
+  ) {
+    this.operation = undefined;
+    this.cancelled = false;
+    this.reason = undefined;
+    this.owner = owner;
+    this.id = id;
+    this.request = request;
+    this.subject = subject;
+    this.modern = modern;
+  }
 
   /** The answer for a tool result, in the connection's era. */
   resultLine(result: Json): string {

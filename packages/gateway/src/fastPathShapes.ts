@@ -80,11 +80,10 @@ export function plainCall(
     const token = meta['progressToken'];
     if (token !== undefined && !isId(token)) return undefined;
   }
-  return {
-    id: message['id'],
-    params: { name, ...(args !== undefined ? { arguments: args } : {}) },
-    meta,
-  };
+  // Written out, not spread (one object per call).
+  const call: { name: string; arguments?: Record<string, unknown> } = { name };
+  if (args !== undefined) call.arguments = args;
+  return { id: message['id'], params: call, meta };
 }
 
 const CONTENT_FIELDS: Record<string, readonly string[]> = {

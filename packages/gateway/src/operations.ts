@@ -93,39 +93,71 @@ export type RunCall<T> = (
 
 const NO_ANSWERS: ReadonlyMap<string, ElicitationResponse> = new Map();
 
+/**
+ * One operation. Its fields are `declare`d and assigned in the constructor (no class-field
+ * initializers per call, as the runtime's `FastCall`, ADR 0023), and what only elicitations and
+ * request signals need (queues, undo lists, the wake-up closures) is made when first needed.
+ */
 export class Operation<T> {
-  private tokenValue: string | null = null;
-  private readonly cancellation = new CallCancel();
-  private settled: Settled<T> | null = null;
-  private readonly queued: Pending[] = [];
-  private readonly asked = new Map<string, Pending>();
-  private asks = 0;
-  private modes: ElicitationModes = NO_MODES;
-  private progressSink: ((update: ProgressUpdate) => void) | undefined;
-  private parkTimer: NodeJS.Timeout | undefined;
-  private readonly unlinks: (() => void)[] = [];
+  declare readonly scope: RegistrationScope;
+  /** What the client asked for (e.g. the tool name): a resumed round must ask for the same. */
+  declare readonly subject: string;
+  declare private readonly owner: OperationOwner;
+  declare private readonly parkTimeoutMs: number;
+  declare private tokenValue: string | null;
+  declare private readonly cancellation: CallCancel;
+  declare private settled: Settled<T> | null;
+  /** Elicitations waiting for a round, and those asked in the last one (null: none yet). */
+  declare private queued: Pending[] | null;
+  declare private asked: Map<string, Pending> | null;
+  declare private asks: number;
+  declare private modes: ElicitationModes;
+  declare private progressSink: ((update: ProgressUpdate) => void) | undefined;
+  declare private parkTimer: NodeJS.Timeout | undefined;
+  /** Undo of every request signal linked to the operation (null: none). */
+  declare private unlinks: (() => void)[] | null;
   /** The round being served: where its outcome goes, and its signal's undo. */
-  private roundDone: RoundListener<T> | null = null;
-  private roundUnlink: (() => void) | null = null;
-  private roundSpans = false;
+  declare private roundDone: RoundListener<T> | null;
+  declare private roundUnlink: (() => void) | null;
+  declare private roundSpans: boolean;
   /** The round was woken by an elicitation and waits a turn for its siblings. */
-  private roundGathering = false;
+  declare private roundGathering: boolean;
 
   constructor(
-    readonly scope: RegistrationScope,
-    /** What the client asked for (e.g. the tool name): a resumed round must ask for the same. */
-    readonly subject: string,
+    scope: RegistrationScope,
+    subject: string,
     run: RunCall<T>,
-    private readonly owner: OperationOwner,
-    private readonly parkTimeoutMs: number,
+    owner: OperationOwner,
+    parkTimeoutMs: number,
   ) {
+    this.scope = scope;
+    this.subject = subject;
+    this.owner = owner;
+    this.parkTimeoutMs = parkTimeoutMs;
+    this.tokenValue = null;
+    this.cancellation = new CallCancel();
+    this.settled = null;
+    this.queued = null;
+    this.asked = null;
+    this.asks = 0;
+    this.modes = NO_MODES;
+    this.progressSink = undefined;
+    this.parkTimer = undefined;
+    this.unlinks = null;
+    this.roundDone = null;
+    this.roundUnlink = null;
+    this.roundSpans = false;
+    this.roundGathering = false;
     let running: Promise<T>;
     try {
-      running = run(this.cancellation, this.onProgress);
+      running = run(this.cancellation, (update) => this.progressSink?.(update));
     } catch (error) {
       running = Promise.reject(error);
     }
-    running.then(this.onDone, this.onFailed);
+    running.then(
+      (value) => this.settle({ kind: 'done', value }),
+      (error: unknown) => this.settle({ kind: 'failed', error }),
+    );
   }
 
   get finished(): boolean {
@@ -152,7 +184,7 @@ export class Operation<T> {
     if (!supported || this.settled !== null) return Promise.resolve(DECLINE);
     return new Promise((resolve) => {
       const entry: Pending = { request, resolve };
-      this.queued.push(entry);
+      (this.queued ??= []).push(entry);
       request.signal.addEventListener('abort', () => this.withdraw(entry), { once: true });
       this.wake();
     });
@@ -177,7 +209,7 @@ export class Operation<T> {
     this.roundSpans = input.spansRounds;
     this.roundDone = done;
     this.deliver(input.answers ?? NO_ANSWERS);
-    if (this.settled !== null || this.queued.length > 0) queueMicrotask(this.wake);
+    if (this.settled !== null || this.queued?.length) queueMicrotask(() => this.wake());
   }
 
   /**
@@ -194,46 +226,39 @@ export class Operation<T> {
     this.cancelElicitations();
   }
 
-  private readonly onProgress = (update: ProgressUpdate): void => {
-    this.progressSink?.(update);
-  };
-
-  private readonly onDone = (value: T): void => this.settle({ kind: 'done', value });
-
-  private readonly onFailed = (error: unknown): void => this.settle({ kind: 'failed', error });
-
   private settle(outcome: Settled<T>): void {
     if (this.settled !== null) return;
     this.settled = outcome;
     this.cancelElicitations();
-    if (this.unlinks.length > 0) for (const unlink of this.unlinks.splice(0)) unlink();
+    this.unlinkAll();
     this.wake();
   }
 
   /** The call settled or the server asked: the waiting round (if any) goes on. */
-  private readonly wake = (): void => {
+  private wake(): void {
     if (this.roundDone === null || this.roundGathering) return;
     if (this.settled !== null) return this.endRound(this.settled);
-    if (this.queued.length === 0) return;
+    if (!this.queued?.length) return;
     // Elicitations raised together (e.g. by concurrent work of one call) share a round.
     this.roundGathering = true;
-    setImmediate(this.gathered);
-  };
+    setImmediate(() => this.gathered());
+  }
 
-  private readonly gathered = (): void => {
+  private gathered(): void {
     this.roundGathering = false;
     if (this.roundDone === null) return;
     if (this.settled !== null) return this.endRound(this.settled);
     const requests = new Map<string, ElicitationRequest>();
-    for (const entry of this.queued.splice(0)) {
+    const asked = (this.asked ??= new Map());
+    for (const entry of this.queued?.splice(0) ?? []) {
       const key = `e${++this.asks}`;
-      this.asked.set(key, entry);
+      asked.set(key, entry);
       requests.set(key, entry.request);
     }
     this.park();
     this.owner.parked(this as Operation<unknown>);
     this.endRound({ kind: 'input', token: this.token, requests });
-  };
+  }
 
   private endRound(outcome: RoundOutcome<T>): void {
     const done = this.roundDone!;
@@ -248,23 +273,26 @@ export class Operation<T> {
 
   /** Answers for the elicitations asked last round; any the client left out is cancelled. */
   private deliver(answers: ReadonlyMap<string, ElicitationResponse>): void {
-    if (this.asked.size === 0) return;
+    if (this.asked === null || this.asked.size === 0) return;
     for (const [key, entry] of this.asked) entry.resolve(answers.get(key) ?? CANCEL);
     this.asked.clear();
   }
 
   private withdraw(entry: Pending): void {
-    const i = this.queued.indexOf(entry);
-    if (i >= 0) this.queued.splice(i, 1);
-    for (const [key, asked] of this.asked) if (asked === entry) this.asked.delete(key);
+    const i = this.queued?.indexOf(entry) ?? -1;
+    if (i >= 0) this.queued!.splice(i, 1);
+    if (this.asked !== null) {
+      for (const [key, asked] of this.asked) if (asked === entry) this.asked.delete(key);
+    }
     entry.resolve(CANCEL);
   }
 
   private cancelElicitations(): void {
-    if (this.queued.length === 0 && this.asked.size === 0) return;
-    for (const entry of this.queued.splice(0)) entry.resolve(CANCEL);
-    for (const entry of this.asked.values()) entry.resolve(CANCEL);
-    this.asked.clear();
+    if (this.queued?.length) for (const entry of this.queued.splice(0)) entry.resolve(CANCEL);
+    if (this.asked?.size) {
+      for (const entry of this.asked.values()) entry.resolve(CANCEL);
+      this.asked.clear();
+    }
   }
 
   /** A cancelled round request (the client gave up) cancels the operation; returns the undo. */
@@ -276,7 +304,7 @@ export class Operation<T> {
     const onAbort = () => this.cancel(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
     const unlink = () => signal.removeEventListener('abort', onAbort);
-    this.unlinks.push(unlink);
+    (this.unlinks ??= []).push(unlink);
     return unlink;
   }
 
@@ -291,8 +319,12 @@ export class Operation<T> {
 
   private finish(): void {
     if (this.parkTimer !== undefined) clearTimeout(this.parkTimer);
-    if (this.unlinks.length > 0) for (const unlink of this.unlinks.splice(0)) unlink();
+    this.unlinkAll();
     this.owner.finished(this as Operation<unknown>);
+  }
+
+  private unlinkAll(): void {
+    if (this.unlinks?.length) for (const unlink of this.unlinks.splice(0)) unlink();
   }
 }
 
