@@ -11,6 +11,7 @@
  * identity the SDK itself sent.
  */
 
+import { callParts, isPlain } from './fastPathShapes.js';
 import type { ToolCallParams } from './toolCall.js';
 
 type Id = string | number;
@@ -95,22 +96,9 @@ export function envelopeFingerprint(meta: unknown): string | undefined {
  * reserved key, no progress token (2026 progress stays the SDK's) and no log level.
  */
 export function modernCall(message: Json): ModernCall | undefined {
-  const id = message['id'];
-  if (message['jsonrpc'] !== '2.0' || !isId(id)) return undefined;
-  for (const key in message) {
-    if (key !== 'jsonrpc' && key !== 'id' && key !== 'method' && key !== 'params') return undefined;
-  }
-  const params = message['params'];
-  if (!isPlain(params)) return undefined;
-  for (const key in params) {
-    if (key !== 'name' && key !== 'arguments' && key !== '_meta') return undefined;
-  }
-  const name = params['name'];
-  const args = params['arguments'];
-  const meta = params['_meta'];
-  if (typeof name !== 'string' || (args !== undefined && !isPlain(args)) || !isPlain(meta)) {
-    return undefined;
-  }
+  const parts = callParts(message);
+  if (parts === undefined || !isPlain(parts.meta)) return undefined;
+  const { id, name, args, meta } = parts;
   let others = false;
   for (const key in meta) {
     if (key === PROTOCOL_VERSION || key === CLIENT_INFO || key === CLIENT_CAPABILITIES) continue;
@@ -135,12 +123,4 @@ function withoutEnvelope(meta: Json): Json {
   delete rest[CLIENT_INFO];
   delete rest[CLIENT_CAPABILITIES];
   return rest;
-}
-
-function isPlain(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isId(value: unknown): value is Id {
-  return typeof value === 'string' || Number.isSafeInteger(value);
 }

@@ -51,16 +51,23 @@ export function errorBody(error: unknown): Json {
   };
 }
 
+/** The parts of a `tools/call` request with nothing but `jsonrpc`, `id`, `method`, `params`. */
+export interface CallParts {
+  readonly id: Id;
+  readonly name: string;
+  readonly args: Json | undefined;
+  /** `params._meta`: undefined or anything (each fast path checks it its own way). */
+  readonly meta: unknown;
+}
+
 /**
- * A `tools/call` the SDK would accept as it stands and hand to the handler unchanged: a 2025
- * request with a string or integer id, a string name, object arguments, an object `_meta`
- * without reserved keys and with a valid progress token, and nothing else. Anything else goes to
- * the SDK, which answers it as before.
+ * The checks both fast paths (2025 `plainCall`, 2026 `modernCall`) make of a `tools/call`: a
+ * string or integer id, no key besides `jsonrpc`, `id`, `method`, `params`, params with only
+ * `name` (a string), `arguments` (an object, optional) and `_meta`. Undefined otherwise.
  */
-export function plainCall(
-  message: Json,
-): { id: Id; params: ToolCallParams; meta: Json | undefined } | undefined {
-  if (message['jsonrpc'] !== '2.0' || !isId(message['id'])) return undefined;
+export function callParts(message: Json): CallParts | undefined {
+  const id = message['id'];
+  if (message['jsonrpc'] !== '2.0' || !isId(id)) return undefined;
   for (const key in message) {
     if (key !== 'jsonrpc' && key !== 'id' && key !== 'method' && key !== 'params') return undefined;
   }
@@ -71,9 +78,23 @@ export function plainCall(
   }
   const name = params['name'];
   const args = params['arguments'];
-  const meta = params['_meta'];
   if (typeof name !== 'string') return undefined;
   if (args !== undefined && !isPlain(args)) return undefined;
+  return { id, name, args, meta: params['_meta'] };
+}
+
+/**
+ * A `tools/call` the SDK would accept as it stands and hand to the handler unchanged: a 2025
+ * request with a string or integer id, a string name, object arguments, an object `_meta`
+ * without reserved keys and with a valid progress token, and nothing else. Anything else goes to
+ * the SDK, which answers it as before.
+ */
+export function plainCall(
+  message: Json,
+): { id: Id; params: ToolCallParams; meta: Json | undefined } | undefined {
+  const parts = callParts(message);
+  if (parts === undefined) return undefined;
+  const meta = parts.meta;
   if (meta !== undefined) {
     if (!isPlain(meta)) return undefined;
     for (const key in meta) if (key.startsWith(RESERVED_META_PREFIX)) return undefined;
@@ -81,9 +102,9 @@ export function plainCall(
     if (token !== undefined && !isId(token)) return undefined;
   }
   // Written out, not spread (one object per call).
-  const call: { name: string; arguments?: Record<string, unknown> } = { name };
-  if (args !== undefined) call.arguments = args;
-  return { id: message['id'], params: call, meta };
+  const call: { name: string; arguments?: Record<string, unknown> } = { name: parts.name };
+  if (parts.args !== undefined) call.arguments = parts.args;
+  return { id: parts.id, params: call, meta };
 }
 
 const CONTENT_FIELDS: Record<string, readonly string[]> = {
