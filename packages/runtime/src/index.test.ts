@@ -58,6 +58,7 @@ describe('@mcprt/runtime exports', () => {
       'SANDBOX_STATE_KEY',
       'SANDBOX_STATE_META_KEY',
       'SERVER_NAME_PATTERN',
+      'SERVE_CHAIN_ENV',
       'STDIO_ENV_ALLOW_LIST',
       'ServerUnavailableError',
       'Session',

@@ -140,7 +140,7 @@ export type {
   ElicitationResponse,
   ServerElicitation,
 } from './elicitation/types.js';
-export { STDIO_ENV_ALLOW_LIST } from './launch/childEnv.js';
+export { SERVE_CHAIN_ENV, STDIO_ENV_ALLOW_LIST } from './launch/childEnv.js';
 
 // Tool-call history
 export { SqliteHistoryStore, HistoryCursorError } from './history/sqliteStore.js';

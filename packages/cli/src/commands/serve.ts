@@ -5,7 +5,8 @@
  * listens on loopback only at `/mcp` and requires a bearer token: read from `--http-token-file`,
  * or generated into `$MCPRT_HOME/serve.token` (mode 0600). The token itself is never printed.
  * It stops — every server process group gone first — on SIGTERM, SIGINT or SIGHUP (exit 0), and
- * with stdio also when stdin closes or its parent dies.
+ * with stdio also when stdin closes or its parent dies. A gateway started under a gateway of its
+ * own config (the config lists `mcprt serve` on itself) exits 1 at once (serveChain.ts).
  */
 
 import { dirname } from 'node:path';
@@ -17,6 +18,7 @@ import type { GlobalOptions } from '../args.js';
 import { parse, UsageError } from '../args.js';
 import type { Io } from '../io.js';
 import { configFile, openRuntime } from '../runtime.js';
+import { joinServeChain } from '../serveChain.js';
 import { closeOnSignal, stopProcess, watchParent } from '../shutdown.js';
 import { readOrCreateToken } from '../tokenFile.js';
 
@@ -45,7 +47,13 @@ export async function serveCommand(
     throw new UsageError('serve: --http-token-file only applies to --listen http://…');
   }
   const sandboxState = parseState(values['sandbox-state-json']);
-  const home = dirname(configFile(globals).file);
+  const config = configFile(globals).file;
+  const home = dirname(config);
+  const loop = joinServeChain(config, process.env);
+  if (loop !== undefined) {
+    io.err(`mcprt: ${loop}`);
+    return 1;
+  }
 
   const runtime = openRuntime(globals, io);
   let gateway: Gateway | undefined;

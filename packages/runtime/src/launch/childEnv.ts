@@ -1,6 +1,6 @@
 /**
  * The environment a stdio server gets. Local children start from an empty environment plus an
- * allow-list copied from this process, plus `env_vars` (read here), plus literal `env` (wins).
+ * allow-list copied from this process (and mcprt's `MCPRT_SERVE_CHAIN`), plus `env_vars` (read here), plus literal `env` (wins).
  * Servers in other environments get only what is forwarded (`env_vars` not sourced `remote`, and
  * literal `env`); their base environment is the executor's own.
  */
@@ -22,6 +22,14 @@ export const STDIO_ENV_ALLOW_LIST = [
   'TZ',
 ] as const;
 
+/**
+ * mcprt's own variable a local stdio child inherits beside Codex's list: the config files of the
+ * `mcprt serve` gateways it runs under (a JSON array of paths). A gateway started under a
+ * gateway of its own config refuses to run (docs/gateway.md): a config that lists `mcprt serve`
+ * on itself would otherwise start gateways without end.
+ */
+export const SERVE_CHAIN_ENV = 'MCPRT_SERVE_CHAIN';
+
 export function buildStdioEnv(
   transport: StdioTransportConfig,
   isLocal: boolean,
@@ -34,6 +42,8 @@ export function buildStdioEnv(
       const value = processEnv[name];
       if (value !== undefined) env.set(name, value);
     }
+    const chain = processEnv[SERVE_CHAIN_ENV];
+    if (chain !== undefined) env.set(SERVE_CHAIN_ENV, chain);
   }
   for (const ref of transport.envVars) {
     if (ref.source === 'remote') continue;
