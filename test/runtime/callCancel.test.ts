@@ -70,6 +70,46 @@ describe('CallCancel and the fast path’s deadlines', () => {
     expect(await cancelledOnServer(session)).toHaveLength(1);
   });
 
+  it('calls made together reach the server in order, and a call cancelled as it is made before its cancellation', async () => {
+    const session = await fastSession();
+    const before = (
+      JSON.parse(text(await session.callTool({ server: 'fp', tool: 'arrivals' }))) as string[]
+    ).length;
+    // Made in one tick: their requests may share one write to the server (ADR 0023).
+    const echoes = ['a', 'b', 'c'].map((message) =>
+      session.callTool({ server: 'fp', tool: 'echo', arguments: { message } }),
+    );
+    const cancel = new CallCancel();
+    const slow = session.callTool({
+      server: 'fp',
+      tool: 'slow',
+      arguments: { ms: 20_000 },
+      signal: cancel,
+    });
+    const slowFailed = failure(slow);
+    cancel.abort(new Error('changed my mind'));
+    const answers = (await Promise.all(echoes)).map(
+      (r) => (JSON.parse(text(r)) as { params: { arguments: { message: string } } }).params,
+    );
+    expect(answers.map((p) => p.arguments.message)).toEqual(['a', 'b', 'c']);
+    expect((await slowFailed).message).toBe(`${PREFIX}Error: changed my mind`);
+    const arrivals = (
+      JSON.parse(text(await session.callTool({ server: 'fp', tool: 'arrivals' }))) as string[]
+    ).slice(before + 1, before + 6);
+    // Four requests and the one cancellation, which names a request the server already had.
+    expect(arrivals.filter((a) => a.startsWith('tools/call mcprt-'))).toHaveLength(4);
+    const cancellations = arrivals.filter((a) => a.startsWith('notifications/cancelled '));
+    expect(cancellations).toHaveLength(1);
+    const slowId = cancellations[0]!.split(' ')[1]!;
+    expect(arrivals.indexOf(`tools/call ${slowId}`)).toBeGreaterThanOrEqual(0);
+    expect(arrivals.indexOf(`tools/call ${slowId}`)).toBeLessThan(
+      arrivals.indexOf(`notifications/cancelled ${slowId}`),
+    );
+    expect(await cancelledOnServer(session)).toEqual([
+      { requestId: slowId, reason: 'Error: changed my mind' },
+    ]);
+  });
+
   it('times out each call at its own timeout while calls with later deadlines are in flight', async () => {
     const session = await fastSession();
     const slow = (ms: number, timeoutMs: number) =>
