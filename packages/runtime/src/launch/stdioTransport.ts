@@ -57,8 +57,6 @@ export class StdioProcessTransport implements Transport {
   private groupGone = false;
   /** The fast path's end-of-transport hook (attach). */
   private onSideClose: (() => void) | undefined;
-  /** Lines `writeLine` queued in this tick (sent in one write at its end). */
-  private queued: string[] = [];
 
   constructor(
     private readonly environment: ExecutionEnvironment,
@@ -144,45 +142,23 @@ export class StdioProcessTransport implements Transport {
 
   /** Write one serialised message (a JSON text ending in `\n`); as `send`. */
   sendLine(line: string): Promise<void> {
-    const child = this.child;
-    if (!child || this.closed || !child.stdin.writable) {
-      return Promise.reject(new Error('Not connected'));
-    }
-    // Lines queued by `writeLine` go first: the order on the wire is the order of the calls.
-    this.flushQueued();
-    if (child.stdin.write(line)) return Promise.resolve();
-    return new Promise<void>((resolve, reject) => {
-      child.stdin.once('drain', resolve).once('error', reject);
-    });
+    return this.writeLine(line) ?? Promise.resolve();
   }
 
   /**
-   * The tool-call fast path's write (ADR 0023): no promise (undefined) unless the transport has
-   * ended. Lines written in the same tick — calls that arrived together, e.g. 16 in flight — go to
-   * the server in one `write` at the end of the tick, as the app-server's and the gateway's
-   * stdout do (ADR 0019): a pipe write wakes the reader, and is the largest single cost of a call.
-   * A failed write is reported as the transport's error, as any write's is; the calls in flight
-   * then fail when the server's process ends, or time out.
+   * `sendLine` that makes no promise when the pipe takes the line at once (undefined then): the
+   * tool-call fast path writes a line per call (ADR 0023).
    */
   writeLine(line: string): Promise<void> | undefined {
     const child = this.child;
     if (!child || this.closed || !child.stdin.writable) {
       return Promise.reject(new Error('Not connected'));
     }
-    if (this.queued.length === 0) process.nextTick(this.flushQueued);
-    this.queued.push(line);
-    return undefined;
+    if (child.stdin.write(line)) return undefined;
+    return new Promise<void>((resolve, reject) => {
+      child.stdin.once('drain', resolve).once('error', reject);
+    });
   }
-
-  /** Write the lines `writeLine` queued (one `write`); nothing once stdin is gone. */
-  private readonly flushQueued = (): void => {
-    if (this.queued.length === 0) return;
-    const lines = this.queued;
-    this.queued = [];
-    const stdin = this.child?.stdin;
-    if (!stdin?.writable) return;
-    stdin.write(lines.length === 1 ? lines[0]! : lines.join(''));
-  };
 
   /**
    * The fast path's side channel: `claim` sees every parsed line first (what it claims never
@@ -206,10 +182,7 @@ export class StdioProcessTransport implements Transport {
   async close(): Promise<void> {
     const child = this.child;
     if (child && this.spawnError === undefined) {
-      if (this.exitInfo === undefined) {
-        this.flushQueued();
-        child.stdin.end();
-      }
+      if (this.exitInfo === undefined) child.stdin.end();
       const remote = child as Partial<RemoteProcessOwner>;
       const pid = child.pid;
       // A child that does not lead a group (an environment that did not detach it) alone.
