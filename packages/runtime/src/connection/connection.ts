@@ -4,8 +4,9 @@
  * each attempt uses, the scope's remembered revision and the retries from connectRoute.ts),
  * takes the first listings under the startup timeout, then keeps the inventory current
  * (inventorySync.ts; on 2026-07-28 through a `subscriptions/listen` stream, changeStream.ts),
- * relays elicitation (elicitationBridge.ts), pings (health.ts), and forwards tool calls, resource
- * reads, prompts and skills (skills.ts) with the configured tool timeout.
+ * relays elicitation (elicitationBridge.ts), pings (health.ts), tells why it ended
+ * (connectionEnd.ts), and forwards tool calls, resource reads, prompts and skills (skills.ts)
+ * with the configured tool timeout.
  * Startup failures become typed `StartupFailure`s with Codex's texts; request failures become
  * `McpRequestError`s (requestErrors.ts); results are the runtime's own types (mcpTypes.ts).
  */
@@ -19,6 +20,7 @@ import { scopeLabel } from '../scope.js';
 import type { LaunchPlan } from '../launch/plan.js';
 import { StdioProcessTransport } from '../launch/stdioTransport.js';
 import { ChangeStream, changeFilter } from './changeStream.js';
+import { endReason, settleExit } from './connectionEnd.js';
 import type { ConnectRoute } from './connectRoute.js';
 import { firstRoute, nextRoute, recordVerdict } from './connectRoute.js';
 import { bridgeElicitation } from './elicitationBridge.js';
@@ -41,7 +43,6 @@ import type {
 } from './mcpTypes.js';
 import type { McpRequestError } from './requestErrors.js';
 import { requestFailureKind, translateRequestError } from './requestErrors.js';
-import { describeRefusal } from './protocolRefusal.js';
 import { handshake, versionNegotiation } from './protocolVersion.js';
 import type { VerdictSlot } from './revisionVerdicts.js';
 import type { CallSignal } from './callCancel.js';
@@ -193,7 +194,7 @@ export class ServerConnection {
           break;
         } catch (error) {
           if (signal.aborted) throw error;
-          await this.settleExit(error);
+          await settleExit(this.config, this.transport, error);
           const next = nextRoute(this.config, route, error, this.exitInfo !== undefined);
           if (next === null) throw error;
           if (route.remembered) this.verdict?.forget();
@@ -236,18 +237,6 @@ export class ServerConnection {
       await Promise.all([this.inventory.refresh({ timeoutMs, signal }), this.changes?.start()]);
     } finally {
       signal.removeEventListener('abort', abort);
-    }
-  }
-
-  /** A pipe error means the process is exiting: wait so the failure can name the exit. */
-  private async settleExit(error: unknown): Promise<void> {
-    const code = (error as { code?: unknown } | null)?.code;
-    if (
-      code !== 'REQUEST_TIMEOUT' &&
-      this.transport instanceof StdioProcessTransport &&
-      describeRefusal(this.config, error) === null
-    ) {
-      await this.transport.waitForExit(1000);
     }
   }
 
@@ -353,16 +342,7 @@ export class ServerConnection {
 
   /** Why the connection ended, for people (exit status, signal, oversized message, ping). */
   closeReason(): string {
-    const t = this.transport;
-    if (this.healthFailure) return this.healthFailure;
-    if (t instanceof StdioProcessTransport && t.failure) return t.failure.message;
-    if (t instanceof StdioProcessTransport && t.exit) {
-      const { code, signal } = t.exit;
-      return signal
-        ? `server process was killed by ${signal}`
-        : `server process exited with code ${code}`;
-    }
-    return 'connection closed';
+    return endReason(this.transport, this.healthFailure);
   }
 
   /**
