@@ -16,3 +16,9 @@ export const SCRATCH_PARENT = tmpdir();
 export const PROFILE_ARGS = process.env.MCPRT_BENCH_CPU_PROF
   ? ['--cpu-prof', `--cpu-prof-dir=${process.env.MCPRT_BENCH_CPU_PROF}`]
   : [];
+
+/** `MCPRT_BENCH_NODE_ARGS="--flag …"` (experiments only): extra Node/V8 options for the mcprt
+ * processes under test (app-server, gateway). */
+export const TARGET_NODE_ARGS = (process.env.MCPRT_BENCH_NODE_ARGS ?? '')
+  .split(' ')
+  .filter(Boolean);

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 
 import { checkEcho, measureCalls } from '../lib/calls.mjs';
 import { fixtureCommand } from '../lib/homes.mjs';
-import { BENCH_DIR, CLI, PROFILE_ARGS } from '../lib/paths.mjs';
+import { BENCH_DIR, CLI, PROFILE_ARGS, TARGET_NODE_ARGS } from '../lib/paths.mjs';
 import { peakRssMb } from '../lib/proc.mjs';
 import { emit, runPeer } from './emit.mjs';
 
@@ -28,7 +28,7 @@ runPeer(async ({ home, n, fixture, pidLog, mode, calls, era, via = 'serve' }) =>
   );
   const args = relay
     ? [join(BENCH_DIR, 'fixtures', `${via}.mjs`), ...fixtureCommand(fixture, pidLog).args]
-    : [CLI, '--home', home, 'serve'];
+    : [...TARGET_NODE_ARGS, CLI, '--home', home, 'serve'];
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,

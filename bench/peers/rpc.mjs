@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { checkEcho, measureCalls } from '../lib/calls.mjs';
 import { serverNames } from '../lib/homes.mjs';
 import { countLines } from '../lib/lines.mjs';
-import { CLI, PROFILE_ARGS } from '../lib/paths.mjs';
+import { CLI, PROFILE_ARGS, TARGET_NODE_ARGS } from '../lib/paths.mjs';
 import { descendants, peakRssMb, rssMb } from '../lib/proc.mjs';
 import { percentile } from '../lib/stats.mjs';
 import { RpcClient } from '../lib/rpcClient.mjs';
@@ -21,9 +21,13 @@ function spawnTarget(target, home, codexBin) {
       cwd: home,
     });
   }
-  return new RpcClient(process.execPath, [...PROFILE_ARGS, CLI, '--home', home, 'app-server'], {
-    cwd: home,
-  });
+  return new RpcClient(
+    process.execPath,
+    [...PROFILE_ARGS, ...TARGET_NODE_ARGS, CLI, '--home', home, 'app-server'],
+    {
+      cwd: home,
+    },
+  );
 }
 
 /**

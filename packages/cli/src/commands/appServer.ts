@@ -18,6 +18,7 @@ import type { Io } from '../io.js';
 import { configFile, openRuntime } from '../runtime.js';
 import { readOrCreateToken } from '../tokenFile.js';
 import { closeOnSignal, stopProcess, watchParent } from '../shutdown.js';
+import { tierUpAfterFirstCall } from '../v8Tiering.js';
 
 export async function appServerCommand(
   argv: readonly string[],
@@ -46,6 +47,7 @@ export async function appServerCommand(
   }
   const home = dirname(configFile(globals).file);
   const runtime = openRuntime(globals, io);
+  tierUpAfterFirstCall(runtime, (message) => io.err(`warning: ${message}`));
   const server = new AppServer({
     runtime,
     home,

@@ -20,6 +20,7 @@ import type { Io } from '../io.js';
 import { configFile, openRuntime } from '../runtime.js';
 import { joinServeChain } from '../serveChain.js';
 import { closeOnSignal, stopProcess, watchParent } from '../shutdown.js';
+import { tierUpAfterFirstCall } from '../v8Tiering.js';
 import { readOrCreateToken } from '../tokenFile.js';
 
 const LISTEN_USAGE = 'serve: --listen must be stdio or http://127.0.0.1:PORT';
@@ -56,6 +57,7 @@ export async function serveCommand(
   }
 
   const runtime = openRuntime(globals, io);
+  tierUpAfterFirstCall(runtime, (message) => io.err(`warning: ${message}`));
   let gateway: Gateway | undefined;
   try {
     gateway = new Gateway({

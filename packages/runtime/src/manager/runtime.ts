@@ -46,6 +46,8 @@ export class Runtime {
   /** Environments replaced by a config change, closed at the next reload or close. */
   private readonly retired: ExecutionEnvironment[] = [];
   private closing: Promise<void> | null = null;
+  /** Waiting for the first completed tool call of any session; null once it happened. */
+  private firstCallListeners: (() => void)[] | null = [];
   /** The tool-call history store, when history is enabled. */
   readonly history: SqliteHistoryStore | null;
   /** OAuth credentials, login and logout per registration scope (docs/auth.md). */
@@ -134,7 +136,28 @@ export class Runtime {
       options,
     );
     this.sessions.add(session);
+    if (this.firstCallListeners !== null) {
+      // After the turn that completed it: its events handled, its answer on its way.
+      session.once('toolCallCompleted', () => setImmediate(() => this.firstCallCompleted()));
+    }
     return options.lazy ? session : session.start();
+  }
+
+  /**
+   * Run `listener` once, soon after the first tool call of any of this runtime's sessions
+   * completes (in a later turn than its events and its result), or at once if that has happened. The CLI's server
+   * processes tune V8's tier-up to it (ADR 0026).
+   */
+  onFirstToolCall(listener: () => void): void {
+    if (this.firstCallListeners === null) listener();
+    else this.firstCallListeners.push(listener);
+  }
+
+  private firstCallCompleted(): void {
+    const listeners = this.firstCallListeners;
+    if (listeners === null) return;
+    this.firstCallListeners = null;
+    for (const listener of listeners) listener();
   }
 
   /**
