@@ -76,6 +76,34 @@ describe('ToolCallTracker with the SQLite history', () => {
     expect(seen).toEqual(['started f: completed', 'completed f: completed']);
     store.close();
   });
+
+  it('gives a call without a callId a time-ordered (version 7) UUID, as history stores it', async () => {
+    const { store, tracker, seen } = setup();
+    const before = Date.now();
+    const first = tracker.begin(scope, { tool: 'echo' });
+    await first.finish({ content: [] }, null);
+    await new Promise((r) => setTimeout(r, 2)); // the next id is from a later millisecond
+    const second = tracker.begin(scope, { tool: 'echo' });
+    await second.finish({ content: [] }, null);
+    const ids = seen.map((line) => /^\w+ ([^:]+):/.exec(line)?.[1] ?? '');
+    expect(ids).toHaveLength(4);
+    const [a, , b] = ids as [string, string, string, string];
+    for (const id of [a, b]) {
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      const ms = parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
+      expect(ms).toBeGreaterThanOrEqual(before);
+      expect(ms).toBeLessThanOrEqual(Date.now());
+    }
+    expect(a < b).toBe(true);
+    // Found in the history under those ids (a quick call's start shares its finish's write).
+    expect(seen).toEqual([
+      `started ${a}: completed`,
+      `completed ${a}: completed`,
+      `started ${b}: completed`,
+      `completed ${b}: completed`,
+    ]);
+    store.close();
+  });
 });
 
 afterEach(() => {

@@ -9,11 +9,10 @@
  * and promise is paid for.
  */
 
-import { randomUUID } from 'node:crypto';
-
 import type { CallSignal } from '../connection/callCancel.js';
 import type { HistorySink } from '../history/types.js';
 import type { RegistrationScope } from '../scope.js';
+import { newCallId } from './callId.js';
 import type { ToolCallCompleted, ToolCallProgress, ToolCallStarted } from './toolCallEvents.js';
 
 /** Minimum spacing of progress events of one call (a flood is thinned, never reordered). */
@@ -65,7 +64,7 @@ export class ToolCallTracker {
     request: { tool: string; arguments?: Record<string, unknown>; callId?: string },
   ): ActiveCall {
     const started: ToolCallStarted = {
-      id: request.callId ?? randomUUID(),
+      id: request.callId ?? newCallId(),
       threadId: this.threadId,
       scope,
       server: scope.name,
