@@ -43,7 +43,7 @@ export interface ToolCallRequest {
    * call unless a path needs one, ADR 0023).
    */
   readonly signal?: CallSignal;
-  /** Call id used in events and history (default: a fresh UUID). */
+  /** Call id used in events and history (default: a fresh time-ordered UUID, manager/callId.ts). */
   readonly callId?: string;
   /** Overrides the registration's `tool_timeout_sec`. */
   readonly timeoutMs?: number;
