@@ -7,7 +7,7 @@
 import type { ToolDefinition } from '../connection/mcpTypes.js';
 import type { RegistrationScope } from '../scope.js';
 import { scopeKey } from '../scope.js';
-import { assignModelToolNames } from './naming.js';
+import { assignModelToolNamesBySource, type ToolNameSource } from './naming.js';
 import type { ToolPolicy } from './toolFilter.js';
 import { isToolEnabled } from './toolFilter.js';
 
@@ -33,20 +33,35 @@ export class ToolInventory {
   readonly tools: readonly InventoryTool[];
 
   constructor(sources: readonly InventorySource[]) {
-    const picked = sources.flatMap((source) =>
-      source.tools
-        .filter((tool) => isToolEnabled(source.policy, tool.name))
-        .map((tool) => ({ scope: source.scope, tool })),
-    );
-    const names = assignModelToolNames(picked.map((p) => ({ scope: p.scope, tool: p.tool.name })));
-    this.tools = picked.map((p, i) => ({ scope: p.scope, tool: p.tool, modelName: names[i]! }));
-    for (const entry of this.tools) {
-      this.byModelName.set(entry.modelName, entry);
-      const key = scopeKey(entry.scope);
-      const list = this.byScope.get(key) ?? [];
-      list.push(entry);
-      this.byScope.set(key, list);
+    // Plain loops, one pass per step and per-registration work once per registration: a rebuild
+    // runs over every tool of every server, often in code V8 has not compiled yet (ADR 0029).
+    const enabled = sources.map((source): ToolNameSource & { tools: readonly ToolDefinition[] } => {
+      const { policy } = source;
+      if (policy.enabledTools === null && policy.disabledTools === null) return source;
+      return {
+        scope: source.scope,
+        tools: source.tools.filter((tool) => isToolEnabled(policy, tool.name)),
+      };
+    });
+    const names = assignModelToolNamesBySource(enabled);
+    const tools = new Array<InventoryTool>(names.length);
+    const byModelName = this.byModelName;
+    let at = 0;
+    for (const { scope, tools: definitions } of enabled) {
+      if (definitions.length === 0) continue;
+      const first = at;
+      for (let i = 0; i < definitions.length; i++, at++) {
+        const entry: InventoryTool = { scope, tool: definitions[i]!, modelName: names[at]! };
+        tools[at] = entry;
+        byModelName.set(entry.modelName, entry);
+      }
+      // A scope's tools, in order (a registration is normally one source: one slice).
+      const key = scopeKey(scope);
+      const list = this.byScope.get(key);
+      if (list === undefined) this.byScope.set(key, tools.slice(first, at));
+      else for (let i = first; i < at; i++) list.push(tools[i]!);
     }
+    this.tools = tools;
   }
 
   findByModelName(modelName: string): InventoryTool | undefined {

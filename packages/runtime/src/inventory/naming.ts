@@ -4,11 +4,36 @@
  * names are valid (`[A-Za-z0-9_]{1,64}`), unique, and stable. It follows Codex's normalize step
  * (codex-behaviour.md §3.3), with an environment-qualified namespace added so that same-named
  * servers in different environments never collide. Pure logic: no I/O, no runtime state.
+ *
+ * The rules (`namingRules.ts`):
+ *   A. sanitize the namespace `mcp__[<environment>__]<server>` and the tool name;
+ *   B. distinct registrations sharing a sanitized namespace all get the namespace hash;
+ *   C. distinct raw tools sharing a (namespace, name) all get the tool hash;
+ *   D. in raw-identity order, a name too long or already used takes its hashed form.
+ * Names are assigned directly, in one pass over the tools (ADR 0029), whenever that is provably
+ * the same as applying the rules to every distinct tool: no two distinct tools get one flattened
+ * name — then step C changes nothing, and step D keeps every name but the too-long ones, which it
+ * hashes in raw-identity order among themselves — and no hashed form is another tool's flattened
+ * name. Otherwise `namingGeneral.ts` applies every step to every distinct tool.
  */
 
-import { createHash } from 'node:crypto';
-
 import type { RegistrationScope } from '../scope.js';
+import { assignNamesGenerally } from './namingGeneral.js';
+import {
+  compareRawOrder,
+  distinctScopeKey,
+  firstFreeHashedName,
+  hash12,
+  MAX_TOOL_NAME_LENGTH,
+  namespaceIdentity,
+  rawOrder,
+  type RawOrder,
+  sanitizedNamespace,
+  sanitizeNamePart,
+  SEPARATOR,
+} from './namingRules.js';
+
+export { MAX_TOOL_NAME_LENGTH, sanitizeNamePart };
 
 export interface ToolNameCandidate {
   readonly scope: RegistrationScope;
@@ -16,92 +41,168 @@ export interface ToolNameCandidate {
   readonly tool: string;
 }
 
-/** Upper bound on a flattened model-visible tool name. */
-export const MAX_TOOL_NAME_LENGTH = 64;
-
-const HASH_HEX_LENGTH = 12;
-/** `_` + 12 hex chars. */
-const HASH_SUFFIX_LENGTH = HASH_HEX_LENGTH + 1;
-const SEPARATOR = '__';
-
-/**
- * Replaces every character (Unicode code point) outside `[A-Za-z0-9_]` with `_`; an empty string
- * becomes `_`.
- */
-export function sanitizeNamePart(s: string): string {
-  if (s.length === 0) return '_';
-  return s.replace(/[^A-Za-z0-9_]/gu, '_');
-}
-
-function hash12(identity: string): string {
-  return createHash('sha1').update(identity, 'utf8').digest('hex').slice(0, HASH_HEX_LENGTH);
-}
-
-function rawNamespace(scope: RegistrationScope): string {
-  return scope.environmentId === null
-    ? `mcp__${scope.name}`
-    : `mcp__${scope.environmentId}__${scope.name}`;
-}
-
-/** Hash identity of a raw namespace (the registration scope). */
-function namespaceIdentity(scope: RegistrationScope): string {
-  return `${scope.environmentId ?? ''}\u0000${scope.name}`;
-}
-
-/** Hash identity and sort key of a raw tool. */
-function toolIdentity(c: ToolNameCandidate): string {
-  return `${c.scope.environmentId ?? ''}\u0000${c.scope.name}\u0000${c.tool}`;
-}
-
-/**
- * Exact-equality key for a raw namespace. Unlike the hash identity it keeps a thread-wide
- * registration (`null`) distinct from an environment whose id is the empty string.
- */
-function scopeDistinctKey(scope: RegistrationScope): string {
-  return scope.environmentId === null
-    ? `t\u0000${scope.name}`
-    : `e${scope.environmentId}\u0000${scope.name}`;
-}
-
-interface Entry {
-  readonly key: string;
+/** The tools of one registration, as an inventory holds them (`name` is the raw MCP name). */
+export interface ToolNameSource {
   readonly scope: RegistrationScope;
-  /** `scopeDistinctKey(scope)`, computed once per registration. */
-  readonly scopeKey: string;
-  readonly identity: string;
-  namespace: string;
-  name: string;
-  assigned: string;
+  readonly tools: readonly { readonly name: string }[];
 }
 
-/** Groups entries by `keyOf`; calls `apply` on every entry of a group holding >1 distinct `rawOf`. */
-function disambiguate(
-  entries: readonly Entry[],
-  keyOf: (e: Entry) => string,
-  rawOf: (e: Entry) => string,
-  apply: (e: Entry) => void,
-): void {
-  const groups = new Map<string, Set<string>>();
-  for (const e of entries) {
-    const k = keyOf(e);
-    let raws = groups.get(k);
-    if (raws === undefined) {
-      raws = new Set();
-      groups.set(k, raws);
+/** Clean names keep their spelling (most names; a regular expression test is cheap). */
+const UNSAFE_CHAR = /[^A-Za-z0-9_]/;
+
+/** Steps A and B per source (indexed like the sources; unset for a source without tools). */
+interface SourceNamespaces {
+  readonly namespace: string[];
+  readonly distinct: string[];
+  /**
+   * Namespaces where two distinct tools could get one flattened name whatever their names: one
+   * held by several registrations, or continuing another with `_` (`mcp__a` + `b__c` and
+   * `mcp__a__b` + `c`). Elsewhere only a name sanitizing changed can collide.
+   */
+  readonly crowded: Set<string>;
+}
+
+function sourceNamespaces(sources: readonly ToolNameSource[]): SourceNamespaces {
+  const namespace = new Array<string>(sources.length);
+  const distinct = new Array<string>(sources.length);
+  const byDistinct = new Map<string, { scope: RegistrationScope; namespace: string }>();
+  const holders = new Map<string, string[]>(); // sanitized namespace → distinct keys holding it
+  for (let s = 0; s < sources.length; s++) {
+    const { scope, tools } = sources[s]!;
+    if (tools.length === 0) continue;
+    const key = distinctScopeKey(scope);
+    distinct[s] = key;
+    if (byDistinct.has(key)) continue;
+    const sanitized = sanitizedNamespace(scope);
+    byDistinct.set(key, { scope, namespace: sanitized });
+    const same = holders.get(sanitized);
+    if (same === undefined) holders.set(sanitized, [key]);
+    else same.push(key);
+  }
+  const final = new Map<string, number>(); // namespace after step B → registrations holding it
+  for (const [sanitized, same] of holders) {
+    for (const key of same) {
+      const facts = byDistinct.get(key)!;
+      if (same.length > 1) {
+        facts.namespace = `${sanitized}_${hash12(namespaceIdentity(facts.scope))}`;
+      }
+      final.set(facts.namespace, (final.get(facts.namespace) ?? 0) + 1);
     }
-    raws.add(rawOf(e));
   }
-  for (const e of entries) {
-    if ((groups.get(keyOf(e))?.size ?? 0) > 1) apply(e);
+  const crowded = new Set<string>();
+  for (const [ns, count] of final) {
+    if (count > 1) crowded.add(ns);
+    for (let at = ns.indexOf('_'); at >= 0; at = ns.indexOf('_', at + 1)) {
+      const prefix = ns.slice(0, at);
+      if (final.has(prefix)) crowded.add(ns).add(prefix);
+    }
   }
+  for (let s = 0; s < sources.length; s++) {
+    const key = distinct[s];
+    if (key !== undefined) namespace[s] = byDistinct.get(key)!.namespace;
+  }
+  return { namespace, distinct, crowded };
 }
 
-/** The hashed fallback form of a flattened name, always exactly within the length limit. */
-function hashedName(namespace: string, name: string, hash: string): string {
-  const room = MAX_TOOL_NAME_LENGTH - namespace.length - SEPARATOR.length - HASH_SUFFIX_LENGTH;
-  if (room >= 0) return `${namespace}${SEPARATOR}${name.slice(0, room)}_${hash}`;
-  const nsRoom = MAX_TOOL_NAME_LENGTH - SEPARATOR.length - HASH_HEX_LENGTH;
-  return `${namespace.slice(0, nsRoom)}${SEPARATOR}${hash}`;
+/**
+ * Whether two distinct tools (not exact duplicates) got one flattened name. Only the names in
+ * `suspect` namespaces can: elsewhere a namespace belongs to one registration, no other namespace
+ * continues it with `_`, and its names are the raw names (distinct unless duplicates).
+ */
+function distinctToolsCollide(
+  sources: readonly ToolNameSource[],
+  facts: SourceNamespaces,
+  names: readonly string[],
+  suspect: ReadonlySet<string>,
+): boolean {
+  const holder = new Map<string, string>(); // flattened name → raw tool key
+  let at = 0;
+  for (let s = 0; s < sources.length; s++) {
+    const { tools } = sources[s]!;
+    if (tools.length === 0 || !suspect.has(facts.namespace[s]!)) {
+      at += tools.length;
+      continue;
+    }
+    for (let i = 0; i < tools.length; i++, at++) {
+      const key = `${facts.distinct[s]!}\u0000${tools[i]!.name}`;
+      const prior = holder.get(names[at]!);
+      if (prior === undefined) holder.set(names[at]!, key);
+      else if (prior !== key) return true;
+    }
+  }
+  return false;
+}
+
+interface TooLong extends RawOrder {
+  readonly at: number;
+  readonly namespace: string;
+  readonly name: string;
+}
+
+/**
+ * Step D for the too-long names, in raw-identity order among themselves (every other name is kept
+ * whatever its place in that order; exact duplicates share one). False if a hashed form is another
+ * tool's flattened name: it would take that name if it sorted first, so the general assignment
+ * decides.
+ */
+function hashTooLong(names: string[], tooLong: TooLong[]): boolean {
+  tooLong.sort(compareRawOrder);
+  const flattened = new Set(names);
+  const used = new Set<string>();
+  let previous: TooLong | undefined;
+  for (const t of tooLong) {
+    if (previous?.key === t.key) {
+      names[t.at] = names[previous.at]!;
+      continue;
+    }
+    const result = firstFreeHashedName(t.namespace, t.name, t.identity, (form) =>
+      flattened.has(form) ? null : used.has(form),
+    );
+    if (result === null) return false;
+    used.add(result);
+    names[t.at] = result;
+    previous = t;
+  }
+  return true;
+}
+
+/**
+ * Model-visible names for every tool of every source, in source order (the inventory's form of
+ * `assignModelToolNames`: the same names for the same tools).
+ */
+export function assignModelToolNamesBySource(sources: readonly ToolNameSource[]): string[] {
+  const facts = sourceNamespaces(sources);
+  const suspect = new Set(facts.crowded);
+  let total = 0;
+  for (let s = 0; s < sources.length; s++) total += sources[s]!.tools.length;
+  const names = new Array<string>(total);
+  let tooLong: TooLong[] | undefined;
+  let at = 0;
+  // Indexed loops: this runs once per tool, usually in code V8 has not compiled yet.
+  for (let s = 0; s < sources.length; s++) {
+    const { scope, tools } = sources[s]!;
+    if (tools.length === 0) continue;
+    const namespace = facts.namespace[s]!;
+    const prefix = namespace + SEPARATOR;
+    for (let i = 0; i < tools.length; i++, at++) {
+      const tool = tools[i]!.name;
+      let name = tool;
+      if (tool.length === 0 || UNSAFE_CHAR.test(tool)) {
+        name = sanitizeNamePart(tool);
+        suspect.add(namespace);
+      }
+      const flat = prefix + name;
+      names[at] = flat;
+      if (flat.length > MAX_TOOL_NAME_LENGTH) {
+        (tooLong ??= []).push({ at, namespace, name, ...rawOrder(scope, tool) });
+      }
+    }
+  }
+  if (suspect.size > 0 && distinctToolsCollide(sources, facts, names, suspect)) {
+    return assignNamesGenerally(sources);
+  }
+  if (tooLong !== undefined && !hashTooLong(names, tooLong)) return assignNamesGenerally(sources);
+  return names;
 }
 
 /**
@@ -110,83 +211,15 @@ function hashedName(namespace: string, name: string, hash: string): string {
  * and tool) receive the same name; distinct candidates always receive distinct names.
  */
 export function assignModelToolNames(candidates: readonly ToolNameCandidate[]): string[] {
-  // Per-registration strings, computed once per scope object rather than once per tool (an
-  // inventory passes the same scope object for all tools of a server; 10,000 tools → 200 scopes).
-  const scopes = new Map<RegistrationScope, { distinct: string; namespace: string }>();
-  const scopeFacts = (scope: RegistrationScope) => {
-    let facts = scopes.get(scope);
-    if (facts === undefined) {
-      // Step A (namespace part): sanitize the raw namespace.
-      facts = {
-        distinct: scopeDistinctKey(scope),
-        namespace: sanitizeNamePart(rawNamespace(scope)),
-      };
-      scopes.set(scope, facts);
+  // Consecutive candidates of one scope object form a source.
+  const sources: { scope: RegistrationScope; tools: { name: string }[] }[] = [];
+  let current: (typeof sources)[number] | undefined;
+  for (const { scope, tool } of candidates) {
+    if (current?.scope !== scope) {
+      current = { scope, tools: [] };
+      sources.push(current);
     }
-    return facts;
-  };
-  // Exact duplicates share one entry (and therefore one name).
-  const byKey = new Map<string, Entry>();
-  const perCandidate = candidates.map((c) => {
-    const facts = scopeFacts(c.scope);
-    // Exact-equality key of a raw tool: its scope's distinct key and the raw tool name.
-    const key = `${facts.distinct}\u0000${c.tool}`;
-    let entry = byKey.get(key);
-    if (entry === undefined) {
-      entry = {
-        key,
-        scope: c.scope,
-        scopeKey: facts.distinct,
-        identity: toolIdentity(c),
-        // Step A: sanitize namespace and tool name.
-        namespace: facts.namespace,
-        name: sanitizeNamePart(c.tool),
-        assigned: '',
-      };
-      byKey.set(key, entry);
-    }
-    return entry;
-  });
-  const entries = [...byKey.values()];
-
-  // Step B: distinct raw namespaces sharing a sanitized namespace all get the namespace hash.
-  disambiguate(
-    entries,
-    (e) => e.namespace,
-    (e) => e.scopeKey,
-    (e) => {
-      e.namespace = `${e.namespace}_${hash12(namespaceIdentity(e.scope))}`;
-    },
-  );
-
-  // Step C: distinct raw tools sharing a (namespace, name) all get the tool hash.
-  disambiguate(
-    entries,
-    (e) => `${e.namespace}\u0000${e.name}`,
-    (e) => e.key,
-    (e) => {
-      e.name = `${e.name}_${hash12(e.identity)}`;
-    },
-  );
-
-  // Step D: in raw-identity order, enforce the length limit and uniqueness.
-  entries.sort((a, b) => {
-    if (a.identity !== b.identity) return a.identity < b.identity ? -1 : 1;
-    // Equal identities only arise from a null vs '' environment id; the distinct key breaks the tie.
-    return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
-  });
-  const used = new Set<string>();
-  for (const e of entries) {
-    let result = `${e.namespace}${SEPARATOR}${e.name}`;
-    if (result.length > MAX_TOOL_NAME_LENGTH || used.has(result)) {
-      result = hashedName(e.namespace, e.name, hash12(e.identity));
-      for (let attempt = 1; used.has(result); attempt++) {
-        result = hashedName(e.namespace, e.name, hash12(`${e.identity}\u0000${attempt}`));
-      }
-    }
-    used.add(result);
-    e.assigned = result;
+    current.tools.push({ name: tool });
   }
-
-  return perCandidate.map((e) => e.assigned);
+  return assignModelToolNamesBySource(sources);
 }
