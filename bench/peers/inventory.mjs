@@ -55,8 +55,13 @@ function lookupNs(find, order) {
 
 runPeer(async ({ servers = 200, toolsPerServer = 50, repeats = 20 }) => {
   const input = sources(servers, toolsPerServer);
-  // The hashing path: `srv_0` collides with `srv-0` after sanitizing.
-  input.push({ scope: { environmentId: null, name: 'srv_0' }, policy: POLICY, tools: [] });
+  // The hashing path: `srv_0` collides with `srv-0` after sanitizing (a registration without
+  // tools takes no part in naming, so it has one).
+  input.push({
+    scope: { environmentId: null, name: 'srv_0' },
+    policy: POLICY,
+    tools: [{ name: 'search', description: 'collides', inputSchema: { type: 'object' } }],
+  });
   const total = input.reduce((n, s) => n + s.tools.length, 0);
   let t = performance.now();
   const first = new ToolInventory(input);
