@@ -114,3 +114,28 @@ export class ToolCallEncoder {
     return text;
   }
 }
+
+/**
+ * Part of the app-server's priming (callWarmUp.ts, ADR 0027): one synthetic call's
+ * `item/started`, `item/completed` and response texts built on a throw-away encoder, so that the
+ * first call's run compiled code. Nothing is sent.
+ */
+export function warmUpToolCallText(): void {
+  const encoder = new ToolCallEncoder();
+  const scope = { environmentId: null, name: 'warm-up' };
+  const started: ToolCallStarted = {
+    id: 'warm-up',
+    threadId: 'warm-up',
+    scope,
+    server: scope.name,
+    environmentId: null,
+    tool: 'warm-up',
+    arguments: { message: 'warm-up' },
+    startedAt: 0,
+  };
+  const result = { content: [{ type: 'text', text: 'warm-up' }] };
+  encoder.started(started);
+  encoder.completed({ ...started, status: 'completed', result, error: null, durationMs: 0 });
+  encoder.response(started.id, result);
+  encoder.forget(started.id);
+}

@@ -15,6 +15,7 @@ import type { HandlerContext } from '../context.js';
 import { internalError, invalidRequest } from '../errorMap.js';
 import type { ThreadRecord } from '../threads.js';
 import { wireThread } from '../threads.js';
+import { primeToolCallHandling } from '../callWarmUp.js';
 import { elicitThroughPeer, forwardToolCalls, startupNotification } from '../threadEvents.js';
 import { ToolCallEncoder } from '../toolCallText.js';
 
@@ -66,6 +67,8 @@ export async function threadStart(params: ThreadStartInput, ctx: HandlerContext)
     ctx.peer.notify('mcpServer/startupStatus/updated', startupNotification(e));
   session.on('startupStatus', (e) => (live ? forward(e) : held.push(e)));
   session.start();
+  // While its servers start: the tool-call handling's pure steps, once per process (ADR 0027).
+  primeToolCallHandling();
 
   if (session.listStatus().some((s) => s.required && s.enabled)) {
     try {

@@ -71,6 +71,36 @@ const abortError = (reason: unknown): Error =>
 const invalidResult = (reason: string): SdkError =>
   new SdkError(SdkErrorCode.InvalidResult, `Invalid result for tools/call: ${reason}`);
 
+/** A listed tool without an outputSchema, and its answer, as a server's JSON text gives them. */
+const WARM_UP_TOOLS = JSON.parse('[{"name":"warm-up","inputSchema":{"type":"object"}}]') as [
+  ToolDefinition,
+];
+const WARM_UP_ANSWER = `{"jsonrpc":"2.0","id":"${PREFIX}1","result":{"content":[{"type":"text","text":"warm-up"}]}}`;
+/** The warm-up's transport and client: the line is dropped, the era is 2025's. */
+const NO_TRANSPORT = {
+  attach: () => undefined,
+  writeLine: () => undefined,
+} as unknown as StdioProcessTransport;
+const LEGACY_CLIENT = { getProtocolEra: () => 'legacy' } as unknown as Client;
+
+/**
+ * Part of the call path's priming (manager/callPathWarmUp.ts, ADR 0027): one 2025 call of a
+ * throw-away fast path whose transport drops the request line (no process, no pipe) and which is
+ * then handed a synthetic answer, so that a connection's first call runs compiled code: the
+ * request, its `FastCall`, cancellation registration and deadline, the answer's claim, shape
+ * check and settlement. It also has Node load `perf_hooks` (on the first use of the global
+ * `performance`, in `FastCall`: ~1–1.5 ms). Nothing is sent; its deadline timer is unref'd once
+ * the call settles.
+ */
+export function warmUpFastPath(): void {
+  const fast = new FastToolCalls(NO_TRANSPORT, LEGACY_CLIENT, (error) =>
+    Promise.resolve(error as Error),
+  );
+  const cancel = new CallCancel();
+  void fast.callTool({ name: 'warm-up' }, { timeoutMs: 1000, signal: cancel }, WARM_UP_TOOLS);
+  fast.claim(JSON.parse(WARM_UP_ANSWER))?.();
+}
+
 export class FastToolCalls implements CallOwner {
   private nextId = 1;
   private readonly calls = new Map<number, FastCall>();
@@ -205,8 +235,9 @@ export class FastToolCalls implements CallOwner {
     return this.failure(error).then((failure) => Promise.reject(failure));
   }
 
-  /** A parsed line from the server: ours (a response or progress with our id) or not. */
-  private claim(message: unknown): (() => void) | undefined {
+  /** A parsed line from the server: ours (a response or progress with our id) or not (public
+   * for `warmUpFastPath`; the transport is its only other caller). */
+  claim(message: unknown): (() => void) | undefined {
     if (!isObject(message)) return undefined;
     if ('method' in message) {
       if (message['method'] !== 'notifications/progress') return undefined;

@@ -52,6 +52,31 @@ function historyFailed(error: unknown): void {
   process.emitWarning(`mcprt: could not record tool call in history: ${(error as Error).message}`);
 }
 
+const NO_EMITTER: CallEmitter = {
+  started: () => undefined,
+  progress: () => undefined,
+  completed: () => undefined,
+};
+const WARM_UP_SCOPE: RegistrationScope = { environmentId: null, name: 'warm-up' };
+
+/**
+ * Part of the call path's priming (manager/callPathWarmUp.ts, ADR 0027): one call's
+ * bookkeeping run on a throw-away tracker that has no history and whose events go nowhere, so
+ * that a session's first call runs compiled code. No record is written and no session emits
+ * anything.
+ */
+export function warmUpCallTracker(): void {
+  const tracker = new ToolCallTracker('warm-up', null, NO_EMITTER);
+  const meta = withThreadId(undefined, tracker.threadId);
+  isPlainObjectOrAbsent(meta);
+  const call = tracker.begin(WARM_UP_SCOPE, {
+    tool: 'warm-up',
+    arguments: { message: 'warm-up' },
+    callId: 'warm-up',
+  });
+  call.finish({ content: [{ type: 'text', text: 'warm-up' }] }, null);
+}
+
 export class ToolCallTracker {
   constructor(
     readonly threadId: string,

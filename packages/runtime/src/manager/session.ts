@@ -17,6 +17,7 @@ import { ServerUnavailableError, SessionClosedError } from '../errors.js';
 import type { InventoryTool } from '../inventory/inventory.js';
 import { SessionSandbox } from '../sandbox/sessionSandbox.js';
 import type { RegistrationScope } from '../scope.js';
+import { primeCallPath } from './callPathWarmUp.js';
 import { ElicitationRelay } from './elicitations.js';
 import type { SessionCalls } from './calls.js';
 import type { RegistrationSet } from './registrationSet.js';
@@ -109,6 +110,8 @@ export class Session extends SessionRequests {
   /** Start every enabled registration concurrently (idempotent). */
   start(): this {
     this.registrations.startAll();
+    // While the servers start: the call path's pure steps, once per process (ADR 0027).
+    primeCallPath();
     return this;
   }
 

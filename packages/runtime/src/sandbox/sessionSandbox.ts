@@ -120,3 +120,15 @@ export class SessionSandbox {
 }
 
 const normalize = (state: unknown): unknown => (state === null ? undefined : state);
+
+/**
+ * Part of the call path's priming (manager/callPathWarmUp.ts, ADR 0027): a call's authority
+ * captured and turned into `_meta` and arguments on a throw-away sandbox without a state (the
+ * usual case; no launcher is resolved, nothing is probed or spawned).
+ */
+export function warmUpCallAuthority(): void {
+  const authority = new SessionSandbox(undefined, { kind: 'default' }).capture(undefined);
+  const target: SandboxTarget = { capabilities: {}, localStdio: true };
+  authority.metaNow(target, { threadId: 'warm-up' });
+  authority.arguments({ message: 'warm-up' });
+}

@@ -1,0 +1,43 @@
+/**
+ * Priming of the tool-call path (ADR 0027). V8 compiles a function on its first run and its
+ * property accesses start uninitialised, and Node loads `perf_hooks` on the first use of
+ * `performance`: a session's first tool call paid all of that for every step of the path (a few
+ * milliseconds; its later calls take a fraction of one). Once per process, in the event-loop
+ * turn after a session starts its servers — while they start and the process would be idle —
+ * the pure steps of a call run once on synthetic data, each in the module that owns it: the fast
+ * path's call object, output-schema lookup and result check, the call's sandbox `_meta`, and its
+ * bookkeeping on a tracker without history. Nothing is sent to any server, no history record is
+ * written, no session emits an event; a failure here changes nothing (the first call compiles
+ * what is left, as before).
+ */
+
+import { warmUpFastPath } from '../connection/fastToolCalls.js';
+import { warmUpCallAuthority } from '../sandbox/sessionSandbox.js';
+import { warmUpCallTracker } from './callTracker.js';
+
+let scheduled = false;
+let primed = false;
+
+/** Whether this process's call path has been primed (tests). */
+export function callPathPrimed(): boolean {
+  return primed;
+}
+
+/** Prime the call path once per process, in the next turn (never holds the process open). */
+export function primeCallPath(): void {
+  if (scheduled) return;
+  scheduled = true;
+  setImmediate(runWarmUps).unref();
+}
+
+/** The warm-ups, each in the module it primes. */
+function runWarmUps(): void {
+  try {
+    warmUpFastPath();
+    warmUpCallAuthority();
+    warmUpCallTracker();
+    primed = true;
+  } catch {
+    // priming is an optimisation only
+  }
+}
