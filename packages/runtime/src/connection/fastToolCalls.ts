@@ -235,8 +235,10 @@ export class FastToolCalls implements CallOwner {
     return this.failure(error).then((failure) => Promise.reject(failure));
   }
 
-  /** A parsed line from the server: ours (a response or progress with our id) or not (public
-   * for `warmUpFastPath`; the transport is its only other caller). */
+  /**
+   * A parsed line from the server: ours (a response or progress with our id) or not. Public for
+   * `warmUpFastPath`; otherwise only the transport calls it.
+   */
   claim(message: unknown): (() => void) | undefined {
     if (!isObject(message)) return undefined;
     if ('method' in message) {

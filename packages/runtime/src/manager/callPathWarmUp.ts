@@ -4,9 +4,9 @@
  * `performance`: a session's first tool call paid all of that for every step of the path (a few
  * milliseconds; its later calls take a fraction of one). Once per process, in the event-loop
  * turn after a session starts its servers — while they start and the process would be idle —
- * the pure steps of a call run once on synthetic data, each in the module that owns it: the fast
- * path's call object, output-schema lookup and result check, the call's sandbox `_meta`, and its
- * bookkeeping on a tracker without history. Nothing is sent to any server, no history record is
+ * the steps of a call run once on synthetic data, each in the module that owns it: a call on a
+ * throw-away fast path whose request line is dropped and which is handed a synthetic answer, the
+ * call's sandbox `_meta`, and its bookkeeping on a tracker without history. Nothing is sent to any server, no history record is
  * written, no session emits an event; a failure here changes nothing (the first call compiles
  * what is left, as before).
  */
