@@ -69,11 +69,8 @@ export function warmUpCallTracker(): void {
   const tracker = new ToolCallTracker('warm-up', null, NO_EMITTER);
   const meta = withThreadId(undefined, tracker.threadId);
   isPlainObjectOrAbsent(meta);
-  const call = tracker.begin(WARM_UP_SCOPE, {
-    tool: 'warm-up',
-    arguments: { message: 'warm-up' },
-    callId: 'warm-up',
-  });
+  // No call id given: a new one is made (callId.ts), as for a library or `mcprt serve` call.
+  const call = tracker.begin(WARM_UP_SCOPE, { tool: 'warm-up', arguments: { message: 'warm-up' } });
   call.finish({ content: [{ type: 'text', text: 'warm-up' }] }, null);
 }
 
