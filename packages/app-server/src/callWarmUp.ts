@@ -8,6 +8,7 @@
  * Nothing is sent to the client or to a server, and no thread is touched.
  */
 
+import { ProcessWarmUp } from '@mcprt/base';
 import { clientRequests, parseParams } from '@mcprt/protocol';
 
 import { warmUpToolCallText } from './toolCallText.js';
@@ -17,28 +18,18 @@ const METHOD = 'mcpServer/tool/call';
 const PARAMS =
   '{"threadId":"warm-up","server":"warm-up","tool":"warm-up","arguments":{"message":"warm-up"}}';
 
-let scheduled = false;
-let primed = false;
+/** The warm-ups, each in the module it primes. */
+const warmUp = new ProcessWarmUp(() => {
+  parseParams(clientRequests[METHOD].params, JSON.parse(PARAMS), METHOD);
+  warmUpToolCallText();
+});
 
 /** Whether this process's tool-call handling has been primed (tests). */
 export function toolCallHandlingPrimed(): boolean {
-  return primed;
+  return warmUp.done;
 }
 
 /** Prime once per process, in the next turn (never holds the process open). */
 export function primeToolCallHandling(): void {
-  if (scheduled) return;
-  scheduled = true;
-  setImmediate(runWarmUps).unref();
-}
-
-/** The warm-ups, each in the module it primes. */
-function runWarmUps(): void {
-  try {
-    parseParams(clientRequests[METHOD].params, JSON.parse(PARAMS), METHOD);
-    warmUpToolCallText();
-    primed = true;
-  } catch {
-    // priming is an optimisation only
-  }
+  warmUp.schedule();
 }

@@ -11,33 +11,25 @@
  * what is left, as before).
  */
 
+import { ProcessWarmUp } from '@mcprt/base';
+
 import { warmUpFastPath } from '../connection/fastToolCalls.js';
 import { warmUpCallAuthority } from '../sandbox/sessionSandbox.js';
 import { warmUpCallTracker } from './callTracker.js';
 
-let scheduled = false;
-let primed = false;
+/** The warm-ups, each in the module it primes. */
+const warmUp = new ProcessWarmUp(() => {
+  warmUpFastPath();
+  warmUpCallAuthority();
+  warmUpCallTracker();
+});
 
 /** Whether this process's call path has been primed (tests). */
 export function callPathPrimed(): boolean {
-  return primed;
+  return warmUp.done;
 }
 
 /** Prime the call path once per process, in the next turn (never holds the process open). */
 export function primeCallPath(): void {
-  if (scheduled) return;
-  scheduled = true;
-  setImmediate(runWarmUps).unref();
-}
-
-/** The warm-ups, each in the module it primes. */
-function runWarmUps(): void {
-  try {
-    warmUpFastPath();
-    warmUpCallAuthority();
-    warmUpCallTracker();
-    primed = true;
-  } catch {
-    // priming is an optimisation only
-  }
+  warmUp.schedule();
 }
