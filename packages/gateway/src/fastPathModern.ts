@@ -41,6 +41,8 @@ export class ModernEnvelopes {
   private readonly accepted = new Set<string>();
   private readonly observed = new Map<Id, string>();
   private serverInfo: Json | undefined;
+  /** `resultType` and `_meta` as text, once the server identity is known (resultLine). */
+  private stampText: string | undefined;
 
   accepts(fingerprint: string): boolean {
     return this.serverInfo !== undefined && this.accepted.has(fingerprint);
@@ -72,13 +74,22 @@ export class ModernEnvelopes {
   /** The response line: the SDK's 2026 `tools/call` encoding of a plain tool result. */
   resultLine(id: Id, result: Json): string {
     // A result with its own `resultType` never gets here (the SDK answers it).
-    let stamped: Json = { ...result, resultType: 'complete' };
-    const meta = stamped['_meta'];
-    if (meta === undefined) stamped = { ...stamped, _meta: { [SERVER_INFO]: this.serverInfo } };
-    else if (isPlain(meta) && meta[SERVER_INFO] === undefined) {
-      stamped = { ...stamped, _meta: { ...meta, [SERVER_INFO]: this.serverInfo } };
+    const meta = result['_meta'];
+    let body: string;
+    if (meta === undefined) {
+      // The usual result: its own keys, then `resultType` and `_meta` (the server identity,
+      // encoded once per connection) — the key order of the object spreads below, as text.
+      const text = JSON.stringify(result);
+      this.stampText ??= `"resultType":"complete","_meta":{${JSON.stringify(SERVER_INFO)}:${JSON.stringify(this.serverInfo)}}}`;
+      body = text.length > 2 ? `${text.slice(0, -1)},${this.stampText}` : `{${this.stampText}`;
+    } else {
+      let stamped: Json = { ...result, resultType: 'complete' };
+      if (isPlain(meta) && meta[SERVER_INFO] === undefined) {
+        stamped = { ...stamped, _meta: { ...meta, [SERVER_INFO]: this.serverInfo } };
+      }
+      body = JSON.stringify(stamped);
     }
-    return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${JSON.stringify(stamped)}}\n`;
+    return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${body}}\n`;
   }
 }
 

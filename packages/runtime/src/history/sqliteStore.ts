@@ -76,6 +76,7 @@ const WARM_UP_OUTCOME: Outcome = {
 
 /** Open stores: on process exit their pending records are written and ingested. */
 const open = new Set<SqliteHistoryStore>();
+const RESOLVED = Promise.resolve();
 let exitHookInstalled = false;
 
 export class SqliteHistoryStore implements HistorySink {
@@ -190,7 +191,9 @@ export class SqliteHistoryStore implements HistorySink {
       this.waiters.push(resolve);
       if (!this.finishWriteQueued) {
         this.finishWriteQueued = true;
-        queueMicrotask(() => this.writeLines());
+        // A resolved promise's reaction, not `queueMicrotask` (which makes an AsyncResource
+        // per call): the same microtask turn.
+        void RESOLVED.then(this.writeQueued);
       }
     });
   }
@@ -245,6 +248,8 @@ export class SqliteHistoryStore implements HistorySink {
       durationMs: outcome.durationMs,
     });
   }
+
+  private readonly writeQueued = (): void => this.writeLines();
 
   /** Append pending lines with one write, then release the callers waiting for them. */
   private writeLines(): void {

@@ -37,6 +37,10 @@ describe('ToolCallTracker with the SQLite history', () => {
   it('announces a call after its start record is written, and its end after the finish record', async () => {
     const { store, tracker, seen } = setup();
     const call = tracker.begin(scope, { tool: 'echo', callId: 'a' });
+    // The session records the start once the request is on its way to the server.
+    await new Promise((r) => setTimeout(r, 5));
+    expect(seen).toEqual([]);
+    call.record();
     expect(seen).toEqual([]); // not before the record exists
     // Written within START_WRITE_MS when nothing else is written meanwhile (ADR 0022).
     const since = Date.now();

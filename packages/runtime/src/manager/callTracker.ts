@@ -1,6 +1,7 @@
 /**
  * Per-call bookkeeping of a session: call ids, start/progress/completion events, the history
- * record (written synchronously at start and at completion), and Codex's `_meta` rule (an
+ * record (its start made once the request is on its way — `record` — and its end at completion;
+ * written as ADR 0022 says), and Codex's `_meta` rule (an
  * object gets `threadId` set — a client's value is overwritten; a non-object is forwarded
  * untouched; absent becomes `{threadId}`).
  *
@@ -35,6 +36,12 @@ export interface CallEmitter {
 }
 
 export interface ActiveCall {
+  /**
+   * Records the start (history, then the `started` event) — called once the request is on its
+   * way to the server, so that the record's redaction and encoding run while the server works;
+   * `progress` and `finish` record it first if it was not.
+   */
+  record(): void;
   progress(p: { progress: number; total?: number | undefined; message?: string | undefined }): void;
   /**
    * Records the outcome; once it is written `completed` is emitted. Returns the promise of that
@@ -71,6 +78,7 @@ export function warmUpCallTracker(): void {
   isPlainObjectOrAbsent(meta);
   // No call id given: a new one is made (callId.ts), as for a library or `mcprt serve` call.
   const call = tracker.begin(WARM_UP_SCOPE, { tool: 'warm-up', arguments: { message: 'warm-up' } });
+  call.record();
   call.finish({ content: [{ type: 'text', text: 'warm-up' }] }, null);
 }
 
@@ -103,6 +111,7 @@ export class ToolCallTracker {
 class TrackedCall implements ActiveCall {
   declare private readonly tracker: ToolCallTracker;
   declare private readonly started: ToolCallStarted;
+  declare private recorded: boolean;
   declare private announced: boolean;
   declare private announceLater: NodeJS.Immediate | undefined;
   declare private done: boolean;
@@ -115,17 +124,24 @@ class TrackedCall implements ActiveCall {
   constructor(tracker: ToolCallTracker, started: ToolCallStarted) {
     this.tracker = tracker;
     this.started = started;
+    this.recorded = false;
     this.announced = false;
     this.announceLater = undefined;
     this.done = false;
     this.lastEmit = 0;
     this.pending = null;
     this.timer = undefined;
+  }
+
+  record(): void {
+    if (this.recorded) return;
+    this.recorded = true;
+    const started = this.started;
     // A call is announced (`started`) only once its start record is written: when the sink says
     // so (`startedBatched`: with its next write, shared with the call's finish record when the
     // call is that quick, ADR 0022), at the end of this event-loop turn for a sink that writes
     // start records then, or earlier — after forcing the write — if progress comes first.
-    const history = tracker.history;
+    const history = this.tracker.history;
     if (history === null) {
       this.announce();
     } else if (history.startedBatched !== undefined) {
@@ -158,6 +174,7 @@ class TrackedCall implements ActiveCall {
 
   progress(p: { progress: number; total?: number | undefined; message?: string | undefined }) {
     if (this.done) return;
+    if (!this.recorded) this.record();
     if (!this.announced) {
       try {
         this.tracker.history?.flush?.();
@@ -193,6 +210,7 @@ class TrackedCall implements ActiveCall {
     signal?: CallSignal,
   ): Promise<void> | undefined {
     if (this.done) return undefined;
+    if (!this.recorded) this.record();
     if (this.pending !== null || this.timer !== undefined) this.flush();
     this.done = true;
     const started = this.started;

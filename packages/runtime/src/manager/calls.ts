@@ -139,7 +139,12 @@ export class SessionCalls {
       }
       let result: CallToolResult;
       try {
-        result = await connection.callTool(request.tool, args, options);
+        const sent = connection.callTool(request.tool, args, options);
+        // The start record is made once the request is on its way (a ready server's request is
+        // written synchronously): its redaction and encoding run while the server works, and it
+        // is written with the call's next journal write as before (ADR 0022).
+        call.record();
+        result = await sent;
       } catch (error) {
         // An HTTP server that lost our session (restarted: 404 / session not found) never ran
         // the call: re-initialize once and send it again.
