@@ -49,3 +49,25 @@ export function descendants(root) {
   }
   return out;
 }
+
+/**
+ * CPU time (user + system, ms) of `pid`'s threads from /proc: its main thread, and all the
+ * others together (V8's compiler and GC helpers, libuv's pool), or null when unavailable.
+ */
+export function threadCpuMs(pid) {
+  try {
+    let main = 0;
+    let others = 0;
+    const tick = 1000 / 100; // USER_HZ is 100 on Linux
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const raw = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const fields = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
+      const ms = (Number(fields[11]) + Number(fields[12])) * tick;
+      if (Number(tid) === pid) main += ms;
+      else others += ms;
+    }
+    return { main, others };
+  } catch {
+    return null;
+  }
+}
