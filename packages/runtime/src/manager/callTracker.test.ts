@@ -81,6 +81,36 @@ describe('ToolCallTracker with the SQLite history', () => {
     store.close();
   });
 
+  it("writes a lone call's finish record at once; calls finishing together share one write, reported in order", async () => {
+    const { store, tracker, seen } = setup();
+    const append = vi.spyOn(HistoryJournal.prototype, 'append');
+    const lone = tracker.begin(scope, { tool: 'echo', callId: 'l' });
+    lone.record();
+    // No other call in flight: written and reported before `finish` returns (ADR 0030).
+    expect(lone.finish({ content: [] }, null)).toBeUndefined();
+    expect(append).toHaveBeenCalledTimes(1);
+    expect(seen).toEqual(['started l: completed', 'completed l: completed']);
+
+    const a = tracker.begin(scope, { tool: 'echo', callId: 'a' });
+    const b = tracker.begin(scope, { tool: 'echo', callId: 'b' });
+    a.record();
+    b.record();
+    const first = a.finish({ content: [] }, null);
+    expect(first).toBeInstanceOf(Promise); // b is still in flight: batched
+    const second = b.finish(null, 'boom');
+    expect(second).toBeInstanceOf(Promise); // a's record is not written yet: after it, in order
+    await Promise.all([first, second]);
+    expect(append).toHaveBeenCalledTimes(2);
+    expect(append.mock.calls[1]![0].split('\n').filter(Boolean)).toHaveLength(4);
+    expect(seen.slice(2)).toEqual([
+      'started a: completed',
+      'started b: failed',
+      'completed a: completed',
+      'completed b: failed',
+    ]);
+    store.close();
+  });
+
   it('gives a call without a callId a time-ordered (version 7) UUID, as history stores it', async () => {
     const { store, tracker, seen } = setup();
     const before = Date.now();
