@@ -63,6 +63,15 @@ function segments(events) {
   };
 }
 
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function run(opts, scratch, n) {
   const home = writeHome(join(scratch, `home-${n}`), {
     kind: 'mcprt',
@@ -97,9 +106,10 @@ async function run(opts, scratch, n) {
     times.push(performance.now() - t);
   }
   const cpu1 = threadCpuMs(transport.pid);
-  const exited = new Promise((resolve) => transport._process?.once('exit', resolve));
+  const pid = transport.pid;
   await client.close();
-  await exited;
+  // The trace is written when the gateway exits.
+  while (pid !== null && isAlive(pid)) await new Promise((r) => setTimeout(r, 10));
   const perCall = (a, b) => Math.round(((b - a) * 1000) / CALLS);
   return {
     p50Ms: median(times),

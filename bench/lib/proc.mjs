@@ -22,6 +22,14 @@ export function rssMb(pid = process.pid) {
   }
 }
 
+/**
+ * The fields of a /proc `stat` line after the parenthesised command name (which may contain
+ * spaces): index 0 is field 3 (state), 1 the ppid, 11 and 12 utime and stime.
+ */
+function statFields(stat) {
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
 /** Pids of every live descendant of `root`. */
 export function descendants(root) {
   const children = new Map();
@@ -33,8 +41,7 @@ export function descendants(root) {
     } catch {
       continue;
     }
-    // Field 4 (ppid) follows the parenthesised command name, which may contain spaces.
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    const ppid = Number(statFields(stat)[1]);
     const list = children.get(ppid) ?? [];
     list.push(Number(entry));
     children.set(ppid, list);
@@ -60,8 +67,7 @@ export function threadCpuMs(pid) {
     let others = 0;
     const tick = 1000 / 100; // USER_HZ is 100 on Linux
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
-      const raw = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const fields = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
+      const fields = statFields(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8'));
       const ms = (Number(fields[11]) + Number(fields[12])) * tick;
       if (Number(tid) === pid) main += ms;
       else others += ms;
