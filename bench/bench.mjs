@@ -139,6 +139,7 @@ async function main() {
     const options = { n, fixture, pidLog, mode: kind, calls: { ...calls, warmup }, ...extra };
     let result;
     if (target === 'sdk') result = await runPeer('sdk', options);
+    else if (target === 'sdk26') result = await runPeer('sdk', { ...options, era: '2026' });
     else if (target === 'lib' || target === 'libnh') {
       result = await runPeer('lib', { ...options, home: dir });
     } else if (target === 'gw' || target === 'gw26') {
@@ -177,7 +178,13 @@ async function main() {
   const rotated = (run) => rotate(targets, run);
   // Tool calls also run mcprt with history off (how much of its cost is the durable history), and
   // through `mcprt serve` (an MCP client → the gateway → the server), in both protocol eras.
-  const latencyTargets = [...targets, ...['libnh', 'appnh', 'gw', 'gw26'].filter(wanted)];
+  // A 2026 client through the gateway is read against the same client direct (`sdk26`, the
+  // dependency-free server's 2026 mode) — what the gateway adds, not what the 2026 client costs.
+  const latencyTargets = [
+    ...targets,
+    ...['libnh', 'appnh', 'gw', 'gw26'].filter(wanted),
+    ...(wanted('gw26') && wanted('sdk') ? ['sdk26'] : []),
+  ];
 
   log(
     `mcprt bench: ${targets.map((t) => TARGET_LABELS[t]).join(', ')}; ${opts.runs} start-up runs, ${opts.latRuns} latency runs; scratch ${scratch}`,
@@ -218,6 +225,7 @@ async function main() {
     for (const fixture of fixtures) {
       for (const warmup of rotate(warmups, run)) {
         for (const target of rotate(latencyTargets, run)) {
+          if (target === 'sdk26' && fixture !== 'raw') continue; // a 2025-only SDK server
           record(await measure('latency', target, fixture, 1, run, {}, warmup));
         }
       }

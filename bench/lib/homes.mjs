@@ -15,11 +15,20 @@ export const FIXTURES = {
 
 export const serverNames = (n) => Array.from({ length: n }, (_, i) => `s${i}`);
 
-/** The command line of fixture server `fixture` (`raw` | `sdk`). */
-export function fixtureCommand(fixture, pidLog) {
+/**
+ * The command line of fixture server `fixture` (`raw` | `sdk`). `era: "2026"` asks the
+ * dependency-free server to speak 2026-07-28 too (`--modern`), for a 2026 client direct.
+ */
+export function fixtureCommand(fixture, pidLog, era = '2025') {
   const script = FIXTURES[fixture];
   if (!script) throw new Error(`unknown fixture ${fixture}`);
-  return { command: process.execPath, args: [script, ...(pidLog ? ['--pid-log', pidLog] : [])] };
+  if (era === '2026' && fixture !== 'raw') throw new Error(`fixture ${fixture} speaks 2025 only`);
+  const args = [
+    script,
+    ...(pidLog ? ['--pid-log', pidLog] : []),
+    ...(era === '2026' ? ['--modern'] : []),
+  ];
+  return { command: process.execPath, args };
 }
 
 const tomlString = (s) => JSON.stringify(s);

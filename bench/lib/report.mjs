@@ -14,6 +14,7 @@ export const TARGET_LABELS = {
   appnh: 'app, no history',
   gw: 'mcprt serve',
   gw26: 'serve, 2026',
+  sdk26: 'raw SDK, 2026',
 };
 
 const METRICS_START = ['startMs', 'rssMb', 'treeRssMb', 'initializedMs', 'threadStartMs'];
@@ -210,13 +211,16 @@ export function renderReport(summary, targets, { fixtures, warmups, withCodex })
   }
   for (const fixture of fixtures) {
     if (!has(fixture, 'gw', 'gw26')) continue;
+    // A 2026 client is read against the same client direct where the server speaks 2026.
+    const direct26 = has(fixture, 'sdk26');
     const gratios = [
       ['serve/SDK', 'gw', 'sdk'],
-      ['serve-2026/SDK', 'gw26', 'sdk'],
+      direct26 ? ['serve-2026/SDK-2026', 'gw26', 'sdk26'] : ['serve-2026/SDK', 'gw26', 'sdk'],
     ];
+    const cols = ['sdk', ...(direct26 ? ['sdk26'] : []), 'gw', 'gw26'];
     const title = `${fixture === 'raw' ? 'dependency-free' : 'SDK'} servers, through mcprt serve (stdio)`;
     out.push(
-      callTable(title, summary, fixture, warmups, ['sdk', 'gw', 'gw26'], gratios, {
+      callTable(title, summary, fixture, warmups, cols, gratios, {
         rows: CALL_ROWS.slice(0, 3),
       }),
     );
