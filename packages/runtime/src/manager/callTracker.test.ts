@@ -111,6 +111,16 @@ describe('ToolCallTracker with the SQLite history', () => {
     store.close();
   });
 
+  it("keeps the caller's callId", async () => {
+    const { store, tracker, seen } = setup();
+    const call = tracker.begin(scope, { tool: 'echo', callId: 'item-7' });
+    call.record();
+    await call.finish({ content: [] }, null);
+    expect(seen).toEqual(['started item-7: completed', 'completed item-7: completed']);
+    expect(store.list({ limit: 10 }).data.map((r) => r.id)).toEqual(['item-7']);
+    store.close();
+  });
+
   it('gives a call without a callId a time-ordered (version 7) UUID, as history stores it', async () => {
     const { store, tracker, seen } = setup();
     const before = Date.now();
@@ -129,6 +139,12 @@ describe('ToolCallTracker with the SQLite history', () => {
       expect(ms).toBeLessThanOrEqual(Date.now());
     }
     expect(a < b).toBe(true);
+    // The id is made once the request is on its way (`record`), from the call's start time.
+    const rows = store.list({ limit: 10 }).data;
+    for (const id of [a, b]) {
+      const row = rows.find((r) => r.id === id);
+      expect(parseInt(id.slice(0, 8) + id.slice(9, 13), 16)).toBe(row?.startedAt);
+    }
     // Found in the history under those ids (a quick call's start shares its finish's write).
     expect(seen).toEqual([
       `started ${a}: completed`,

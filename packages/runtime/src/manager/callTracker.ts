@@ -1,6 +1,7 @@
 /**
  * Per-call bookkeeping of a session: call ids, start/progress/completion events, the history
- * record (its start made once the request is on its way — `record` — and its end at completion;
+ * record (its start — and a new call id — made once the request is on its way — `record` — and
+ * its end at completion;
  * written as ADR 0022 says), and Codex's `_meta` rule (an
  * object gets `threadId` set — a client's value is overwritten; a non-object is forwarded
  * untouched; absent becomes `{threadId}`).
@@ -97,8 +98,9 @@ export class ToolCallTracker {
     scope: RegistrationScope,
     request: { tool: string; arguments?: Record<string, unknown>; callId?: string },
   ): ActiveCall {
-    const started: ToolCallStarted = {
-      id: request.callId ?? newCallId(),
+    const started: Mutable<ToolCallStarted> = {
+      // A new id is made by `record`, once the request is on its way (nothing reads it before).
+      id: request.callId ?? '',
       threadId: this.threadId,
       scope,
       server: scope.name,
@@ -108,14 +110,18 @@ export class ToolCallTracker {
       startedAt: Date.now(),
     };
     this.inFlight += 1;
-    return new TrackedCall(this, started);
+    return new TrackedCall(this, started, request.callId === undefined);
   }
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** One call's bookkeeping (fields `declare`d and assigned once, as `FastCall`'s: ADR 0023). */
 class TrackedCall implements ActiveCall {
   declare private readonly tracker: ToolCallTracker;
-  declare private readonly started: ToolCallStarted;
+  declare private readonly started: Mutable<ToolCallStarted>;
+  /** The call id is the tracker's to make (`record`), not the caller's. */
+  declare private readonly newId: boolean;
   declare private recorded: boolean;
   declare private announced: boolean;
   declare private announceLater: NodeJS.Immediate | undefined;
@@ -126,9 +132,10 @@ class TrackedCall implements ActiveCall {
   declare private pending: ToolCallProgress | null;
   declare private timer: NodeJS.Timeout | undefined;
 
-  constructor(tracker: ToolCallTracker, started: ToolCallStarted) {
+  constructor(tracker: ToolCallTracker, started: Mutable<ToolCallStarted>, newId: boolean) {
     this.tracker = tracker;
     this.started = started;
+    this.newId = newId;
     this.recorded = false;
     this.announced = false;
     this.announceLater = undefined;
@@ -142,6 +149,8 @@ class TrackedCall implements ActiveCall {
     if (this.recorded) return;
     this.recorded = true;
     const started = this.started;
+    // Made here, off the request's way out; its time part is the call's start (ADR 0028).
+    if (this.newId) started.id = newCallId(started.startedAt);
     // A call is announced (`started`) only once its start record is written: when the sink says
     // so (`startedBatched`: with its next write, shared with the call's finish record when the
     // call is that quick, ADR 0022), at the end of this event-loop turn for a sink that writes
