@@ -96,6 +96,10 @@ describe('tool calls through the app-server', () => {
     );
     assertCodexSchema('ItemStartedNotification', started.params);
     assertCodexSchema('ItemCompletedNotification', completed.params);
+    // Item ids are time-ordered (version 7) UUIDs: the history's id index grows at its end.
+    expect(itemOf(started).id).toMatch(
+      /^call_[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
     expect(itemOf(started)).toMatchObject({
       type: 'mcpToolCall',
       server: 'shared',

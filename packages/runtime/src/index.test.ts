@@ -88,6 +88,7 @@ describe('@mcprt/runtime exports', () => {
       'launcherPathProblem',
       'loadConfig',
       'locateKey',
+      'newCallId',
       'parseToml',
       'processGroupShutdowns',
       'protectFromSandbox',

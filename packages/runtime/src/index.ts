@@ -79,6 +79,8 @@ export { Runtime, HISTORY_FILE_NAME } from './manager/runtime.js';
 export type { RuntimeLoadOptions } from './manager/runtime.js';
 export { Session } from './manager/session.js';
 export { CallCancel } from './connection/callCancel.js';
+// A host that names its calls itself (the app-server's item ids) makes time-ordered ids too.
+export { newCallId } from './manager/callId.js';
 export type { CallSignal } from './connection/callCancel.js';
 export type {
   LiveListing,

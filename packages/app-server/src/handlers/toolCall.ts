@@ -7,10 +7,8 @@
  * or the client disconnecting cancels it (the server receives `notifications/cancelled`).
  */
 
-import { randomUUID } from 'node:crypto';
-
 import type { ToolCallRequest } from '@mcprt/runtime';
-import { CallCancel } from '@mcprt/runtime';
+import { CallCancel, newCallId } from '@mcprt/runtime';
 
 import type { HandlerContext } from '../context.js';
 import { requireThread } from '../context.js';
@@ -38,7 +36,9 @@ export async function callTool(params: ToolCallInput, ctx: HandlerContext) {
       `tool call failed for \`${params.server}/${params.tool}\`: MCP tool arguments must be a JSON object, got ${JSON.stringify(args)}`,
     );
   }
-  const itemId = `call_${randomUUID()}`;
+  // Time-ordered (version 7, ADR 0028): the item id is the call's history id, and a random one
+  // would land on a random page of the history's id index.
+  const itemId = `call_${newCallId()}`;
   // A `CallCancel`, not an `AbortController`: no `AbortSignal` per call (ADR 0023).
   const cancel = new CallCancel();
   const stopCancel = ctx.onCancel(() => cancel.abort(new Error(CANCELLED)));
