@@ -7,7 +7,8 @@
  */
 
 import { execFileSync, spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -86,6 +87,16 @@ describe('a gateway whose config lists itself', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`mcprt: serve: not starting`);
     expect(run.stderr).toContain(`Remove that server from ${file}.`);
+    expect(run.stdout).toBe('');
+  });
+
+  it('knows its config through a symlinked home: the same file, refused the same way', async () => {
+    const link = join(mkdtempSync(join(tmpdir(), 'mcprt-selfloop-')), 'home-link');
+    symlinkSync(home, link);
+    // A gateway of the config as `home` names it, then one started with `--home <link>`.
+    const run = await serveUnder(link, JSON.stringify([join(home, 'config.toml')]));
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`serving the same config (${join(link, 'config.toml')})`);
     expect(run.stdout).toBe('');
   });
 

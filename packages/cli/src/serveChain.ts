@@ -3,8 +3,11 @@
  * `MCPRT_SERVE_CHAIN` (the runtime passes it to local stdio servers, launch/childEnv.ts), so a
  * gateway started — directly or through other gateways — by a gateway of the same config knows
  * it: that config lists `mcprt serve` on itself and would start gateways without end
- * (docs/gateway.md). Chaining gateways of different configs stays allowed.
+ * (docs/gateway.md). Chaining gateways of different configs stays allowed. A config is named by
+ * its real path, so one reached through a symlinked home is still the same config.
  */
+
+import { realpathSync } from 'node:fs';
 
 import { SERVE_CHAIN_ENV } from '@mcprt/runtime';
 
@@ -26,13 +29,23 @@ function chainOf(env: NodeJS.ProcessEnv): string[] {
  */
 export function joinServeChain(configFile: string, env: NodeJS.ProcessEnv): string | undefined {
   const chain = chainOf(env);
-  if (chain.includes(configFile)) {
+  const real = realPath(configFile);
+  if (chain.includes(real) || chain.includes(configFile)) {
     return (
       `serve: not starting: this process was started by a gateway serving the same config ` +
       `(${configFile}), which lists mcprt serve on itself; that would start gateways without ` +
       `end. Remove that server from ${configFile}.`
     );
   }
-  env[SERVE_CHAIN_ENV] = JSON.stringify([...chain, configFile]);
+  env[SERVE_CHAIN_ENV] = JSON.stringify([...chain, real]);
   return undefined;
+}
+
+/** The file's real path (symlinks resolved); the path as given when it cannot be resolved. */
+function realPath(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
 }
