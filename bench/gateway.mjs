@@ -143,8 +143,8 @@ async function main() {
       for (const target of names) {
         if (of(target).length === 0) continue;
         // A 2026 client is read against the same client direct when that ran (like for like).
-        const baseTarget =
-          of(TARGETS[target].base ?? 'sdk').length > 0 ? (TARGETS[target].base ?? 'sdk') : 'sdk';
+        const preferred = TARGETS[target].base ?? 'sdk';
+        const baseTarget = of(preferred).length > 0 ? preferred : 'sdk';
         const sdk = med(baseTarget, 'seqP50Ms');
         const p50 = med(target, 'seqP50Ms');
         const perRun = of(target).map((r) => {
