@@ -179,7 +179,7 @@ async function main() {
   // Tool calls also run mcprt with history off (how much of its cost is the durable history), and
   // through `mcprt serve` (an MCP client → the gateway → the server), in both protocol eras.
   // A 2026 client through the gateway is read against the same client direct (`sdk26`, the
-  // dependency-free server's 2026 mode) — what the gateway adds, not what the 2026 client costs.
+  // server's 2026 mode) — what the gateway adds, not what the 2026 client costs.
   const latencyTargets = [
     ...targets,
     ...['libnh', 'appnh', 'gw', 'gw26'].filter(wanted),
@@ -225,7 +225,6 @@ async function main() {
     for (const fixture of fixtures) {
       for (const warmup of rotate(warmups, run)) {
         for (const target of rotate(latencyTargets, run)) {
-          if (target === 'sdk26' && fixture !== 'raw') continue; // a 2025-only SDK server
           record(await measure('latency', target, fixture, 1, run, {}, warmup));
         }
       }

@@ -22,7 +22,7 @@ import { median, round } from './lib/stats.mjs';
 
 const TARGETS = {
   sdk: { label: 'raw SDK direct', peer: 'sdk' },
-  sdk26: { label: 'raw SDK direct, 2026', peer: 'sdk', era: '2026', only: 'raw' },
+  sdk26: { label: 'raw SDK direct, 2026', peer: 'sdk', era: '2026' },
   pipe: { label: 'byte relay', peer: 'gateway', via: 'relay-pipe' },
   relay: { label: 'SDK relay', peer: 'gateway', via: 'relay-sdk' },
   gwnh: { label: 'serve, no history', peer: 'gateway', history: false },

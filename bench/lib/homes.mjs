@@ -16,13 +16,12 @@ export const FIXTURES = {
 export const serverNames = (n) => Array.from({ length: n }, (_, i) => `s${i}`);
 
 /**
- * The command line of fixture server `fixture` (`raw` | `sdk`). `era: "2026"` asks the
- * dependency-free server to speak 2026-07-28 too (`--modern`), for a 2026 client direct.
+ * The command line of fixture server `fixture` (`raw` | `sdk`). `era: "2026"` asks the server to
+ * speak 2026-07-28 too (`--modern`), for a 2026 client direct.
  */
 export function fixtureCommand(fixture, pidLog, era = '2025') {
   const script = FIXTURES[fixture];
   if (!script) throw new Error(`unknown fixture ${fixture}`);
-  if (era === '2026' && fixture !== 'raw') throw new Error(`fixture ${fixture} speaks 2025 only`);
   const args = [
     script,
     ...(pidLog ? ['--pid-log', pidLog] : []),

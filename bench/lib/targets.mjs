@@ -68,8 +68,7 @@ export function evaluateTargets(summary, fixtures, warmups) {
         scope,
         warmup,
         p50('gw26'),
-        // Like for like where the server speaks 2026 (the dependency-free one): the 2026 client
-        // direct; the SDK server speaks 2025 only, so there the 2025 client direct.
+        // Like for like: the 2026 client direct (a run without `sdk26`: the 2025 client direct).
         p50('sdk26') ?? p50('sdk'),
         2.5,
       );

@@ -1,8 +1,8 @@
 // The floor: a raw MCP SDK client process (`@modelcontextprotocol/client` 2.4 `Client` +
 // `StdioClientTransport`) that starts N servers itself, `connect()` + `listTools()` all in
 // parallel (what an app-server does at start-up), then calls `echo` on s0. `era: "2026"`: the
-// client negotiates 2026-07-28 (`versionNegotiation: auto`) with the dependency-free server's
-// 2026 mode — the like-for-like floor for a 2026 client through the gateway.
+// client negotiates 2026-07-28 (`versionNegotiation: auto`) with the fixture's 2026 mode
+// (`--modern`) — the like-for-like floor for a 2026 client through the gateway.
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 

@@ -6,6 +6,7 @@
  * failed call (server gone, timeout, disabled tool) is a tool error the model sees.
  */
 
+import type { Mutable } from '@mcprt/base';
 import type { CallCancel, InventoryTool, RegistrationScope, ToolCallRequest } from '@mcprt/runtime';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { CallToolResult } from '@modelcontextprotocol/server';
@@ -13,8 +14,6 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { splitCallMeta } from './callMeta.js';
 import type { GatewayCore } from './serverFactory.js';
 import type { ProgressUpdate } from './operations.js';
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 export interface ToolCallParams {
   readonly name: string;

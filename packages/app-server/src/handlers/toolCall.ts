@@ -7,6 +7,7 @@
  * or the client disconnecting cancels it (the server receives `notifications/cancelled`).
  */
 
+import type { Mutable } from '@mcprt/base';
 import type { ToolCallRequest } from '@mcprt/runtime';
 import { CallCancel, newCallId } from '@mcprt/runtime';
 
@@ -22,8 +23,6 @@ interface ToolCallInput {
   readonly arguments?: unknown;
   readonly _meta?: unknown;
 }
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** Why a call the client cancelled failed (also `mcpServer/tool/cancel`'s). */
 export const CANCELLED = 'tool call cancelled by the client';

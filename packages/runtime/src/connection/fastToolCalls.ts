@@ -107,8 +107,6 @@ export class FastToolCalls implements CallOwner {
   private readonly deadlines = new Deadlines(this.calls);
   private readonly progress = new Map<number, (progress: ProgressUpdate) => void>();
   private readonly outputs = new OutputValidators();
-  /** Responses with one of our ids that no call awaited (late after a timeout, or never sent). */
-  strayResponses = 0;
 
   constructor(
     readonly transport: StdioProcessTransport,
@@ -262,10 +260,8 @@ export class FastToolCalls implements CallOwner {
 
   private onResponse(id: number, message: Record<string, unknown>): void {
     const call = this.calls.get(id);
-    if (call === undefined || !this.end(call)) {
-      this.strayResponses += 1;
-      return;
-    }
+    // One of our ids that no call awaits (late after a timeout, or never sent): dropped.
+    if (call === undefined || !this.end(call)) return;
     const error = message['error'];
     if (message['jsonrpc'] !== '2.0') this.fail(call, invalidResult('not a JSON-RPC 2.0 response'));
     else if ('result' in message) this.succeed(call, message['result']);

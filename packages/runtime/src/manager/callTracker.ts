@@ -11,6 +11,8 @@
  * and promise is paid for.
  */
 
+import type { Mutable } from '@mcprt/base';
+
 import type { CallSignal } from '../connection/callCancel.js';
 import type { HistorySink } from '../history/types.js';
 import type { RegistrationScope } from '../scope.js';
@@ -113,8 +115,6 @@ export class ToolCallTracker {
     return new TrackedCall(this, started, request.callId === undefined);
   }
 }
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** One call's bookkeeping (fields `declare`d and assigned once, as `FastCall`'s: ADR 0023). */
 class TrackedCall implements ActiveCall {

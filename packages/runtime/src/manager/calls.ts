@@ -7,6 +7,8 @@
  * templates and prompts across registrations.
  */
 
+import type { Mutable } from '@mcprt/base';
+
 import type { CallSignal } from '../connection/callCancel.js';
 import type { CallOptions } from '../connection/connection.js';
 import type { ListItems } from '../connection/inventorySync.js';
@@ -28,8 +30,6 @@ import type { CallEmitter } from './callTracker.js';
 import { isPlainObjectOrAbsent, ToolCallTracker, withThreadId } from './callTracker.js';
 import type { RegistrationSet } from './registrationSet.js';
 import type { Router } from './router.js';
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 export interface ToolCallRequest {
   readonly server: string;
