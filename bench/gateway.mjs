@@ -5,8 +5,8 @@
 // fresh process: the raw SDK client direct to the server (one process hop), the same client
 // through a byte relay (two hops, no parsing), through a minimal SDK relay (two hops plus the
 // SDK's server and client), through `mcprt serve` with history off, with history on, and with a
-// 2026-07-28 client — read against the same 2026 client direct to the dependency-free server's
-// 2026 mode (like for like: what the gateway adds, not what the 2026 client costs). Prints
+// 2026-07-28 client — read against the same 2026 client direct to the server's 2026 mode
+// (`--modern`; like for like: what the gateway adds, not what the 2026 client costs). Prints
 // medians and ratios per warm-up count; writes bench/results/gateway.json.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -85,7 +85,6 @@ async function main() {
         const order = names.map((_, i) => names[(i + run) % names.length]);
         for (const target of order) {
           const spec = TARGETS[target];
-          if (spec.only !== undefined && spec.only !== fixture) continue;
           const home = join(scratch, `${target}-${fixture}`);
           const pidLog = `${home}.pids`;
           mkdirSync(home, { recursive: true });
