@@ -7,8 +7,7 @@
  */
 
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
-import { arr, echoServer, makeHome, NODE, q, waitFor } from '../helpers/fixtures.js';
+import { arr, echoServer, makeHome, NODE, q, tempDir, waitFor } from '../helpers/fixtures.js';
 import type { GatewayClient } from './helpers.js';
 import { CLI, stdioGateway, texts } from './helpers.js';
 
@@ -91,7 +90,7 @@ describe('a gateway whose config lists itself', () => {
   });
 
   it('knows its config through a symlinked home: the same file, refused the same way', async () => {
-    const link = join(mkdtempSync(join(tmpdir(), 'mcprt-selfloop-')), 'home-link');
+    const link = join(tempDir('mcprt-selfloop-'), 'home-link');
     symlinkSync(home, link);
     // A gateway of the config as `home` names it, then one started with `--home <link>`.
     const run = await serveUnder(link, JSON.stringify([join(home, 'config.toml')]));

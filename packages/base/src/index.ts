@@ -26,6 +26,7 @@ export { LineTail } from './lineTail.js';
 export { Listeners } from './listeners.js';
 export type { Unsubscribe } from './listeners.js';
 export type { Mutable } from './mutable.js';
+export { realPathIfAny } from './realPath.js';
 export { PendingRequests } from './pendingRequests.js';
 export { ProcessWarmUp } from './processWarmUp.js';
 export type { Outcome, PendingOptions, PendingRequestsOptions } from './pendingRequests.js';

@@ -7,8 +7,7 @@
  * its real path, so one reached through a symlinked home is still the same config.
  */
 
-import { realpathSync } from 'node:fs';
-
+import { realPathIfAny } from '@mcprt/base';
 import { SERVE_CHAIN_ENV } from '@mcprt/runtime';
 
 /** The config files of the gateways above this process (an unreadable value: none). */
@@ -29,7 +28,7 @@ function chainOf(env: NodeJS.ProcessEnv): string[] {
  */
 export function joinServeChain(configFile: string, env: NodeJS.ProcessEnv): string | undefined {
   const chain = chainOf(env);
-  const real = realPath(configFile);
+  const real = realPathIfAny(configFile) ?? configFile;
   if (chain.includes(real) || chain.includes(configFile)) {
     return (
       `serve: not starting: this process was started by a gateway serving the same config ` +
@@ -39,13 +38,4 @@ export function joinServeChain(configFile: string, env: NodeJS.ProcessEnv): stri
   }
   env[SERVE_CHAIN_ENV] = JSON.stringify([...chain, real]);
   return undefined;
-}
-
-/** The file's real path (symlinks resolved); the path as given when it cannot be resolved. */
-function realPath(file: string): string {
-  try {
-    return realpathSync(file);
-  } catch {
-    return file;
-  }
 }

@@ -10,9 +10,10 @@
  * inside it are dropped, so nothing in the state can expose or write any part of it.
  */
 
-import { readFileSync, realpathSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, sep } from 'node:path';
 
+import { realPathIfAny } from '@mcprt/base';
 import { defaultProtectedPaths, SANDBOX_PROTECT_FILE_ENV } from '@mcprt/runtime';
 
 import { unenforceable } from './errors.js';
@@ -52,14 +53,6 @@ function readList(file: string): string[] {
   return list as string[];
 }
 
-const realOrNull = (path: string): string | null => {
-  try {
-    return realpathSync(path);
-  } catch {
-    return null;
-  }
-};
-
 const inside = (ancestor: string, path: string) =>
   ancestor === sep || path === ancestor || path.startsWith(`${ancestor}${sep}`);
 
@@ -68,9 +61,9 @@ const inside = (ancestor: string, path: string) =>
  * Refuses when the sandbox's working directory is inside a protected path.
  */
 export function hideProtected(plan: BwrapPlan, paths: readonly string[]): BwrapPlan {
-  const hidden = [...new Set(paths.map(realOrNull).filter((p): p is string => p !== null))];
+  const hidden = [...new Set(paths.map(realPathIfAny).filter((p): p is string => p !== null))];
   if (hidden.length === 0) return plan;
-  const cwd = realOrNull(plan.cwd) ?? plan.cwd;
+  const cwd = realPathIfAny(plan.cwd) ?? plan.cwd;
   const around = hidden.find((h) => inside(h, cwd));
   if (around !== undefined) {
     throw unenforceable(
@@ -78,7 +71,7 @@ export function hideProtected(plan: BwrapPlan, paths: readonly string[]): BwrapP
     );
   }
   const kept = plan.rules.filter((rule) => {
-    const real = realOrNull(rule.path);
+    const real = realPathIfAny(rule.path);
     return real === null || !hidden.some((h) => inside(h, real));
   });
   const denied: FsRule[] = hidden.map((path) => ({ path, access: 'deny', origin: ORIGIN }));

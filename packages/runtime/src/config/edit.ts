@@ -4,10 +4,10 @@
  * re-parsed and checked before it is written atomically (temp file + rename, mode preserved).
  */
 
-import { mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
-import { writeFileAtomicSync } from '@mcprt/base';
+import { realPathIfAny, writeFileAtomicSync } from '@mcprt/base';
 import { stringify } from 'smol-toml';
 
 import { ConfigParseError, ConfigWriteError } from '../errors.js';
@@ -95,12 +95,8 @@ interface ExistingFile {
 }
 
 function readExisting(file: string): ExistingFile {
-  let target = file;
-  try {
-    target = realpathSync(file);
-  } catch {
-    // Missing file (or dangling link): written at `file`.
-  }
+  // A missing file (or a dangling link) is written at `file`.
+  const target = realPathIfAny(file) ?? file;
   try {
     const text = readFileSync(target, 'utf8');
     return { target, text, mode: statSync(target).mode & 0o7777 };
