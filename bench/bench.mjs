@@ -4,8 +4,8 @@
 // mcprt's library, app-server and gateway paths against a raw MCP SDK client (and, with
 // --vs-codex, Codex 0.171.0's app-server) over the same stdio servers, interleaved in one run,
 // each measurement in a fresh process; tool calls at 50 and at 2,000 warm-up calls. Prints
-// medians, p99 and ratios, the issues' targets, and writes bench/results/latest.json. See
-// docs/performance.md.
+// medians, p99 and ratios, the issues' targets, the tool search rows (bench/toolSearch.mjs), and
+// writes bench/results/latest.json. See docs/performance.md.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -18,6 +18,7 @@ import { BENCH_DIR, CLI, REPO_ROOT, RUNTIME_DIST, SCRATCH_PARENT } from './lib/p
 import { aggregate, evaluateTargets, renderReport, TARGET_LABELS } from './lib/report.mjs';
 import { runPeer } from './lib/runPeer.mjs';
 import { measureRevision2026, renderRevision2026 } from './revision2026.mjs';
+import { measureToolSearch, renderToolSearch } from './toolSearch.mjs';
 
 function parseArgs(argv) {
   const opts = { vsCodex: false, runs: 5, latRuns: 5, quick: false, keep: false };
@@ -234,6 +235,8 @@ async function main() {
   const inventory = await runPeer('inventory', {});
   log('2026-07-28…');
   const revision2026 = await measureRevision2026({ ...opts, scratch, calls, log });
+  log('tool search…');
+  const toolSearch = await measureToolSearch({ runs: opts.quick ? 1 : 3, quick: opts.quick, log });
 
   const summary = aggregate(records, inventory);
   const targetsMet = evaluateTargets(summary, fixtures, warmups);
@@ -249,6 +252,7 @@ async function main() {
   );
   console.log(report);
   console.log(`\n${renderRevision2026(revision2026)}`);
+  console.log(`\n${renderToolSearch(toolSearch)}`);
   if (codexProblem) console.log(`\n--vs-codex: Codex was not measured: ${codexProblem}`);
 
   const output = {
@@ -267,6 +271,7 @@ async function main() {
     targets: targetsMet,
     records,
     revision2026,
+    toolSearch,
   };
   mkdirSync(dirname(opts.out), { recursive: true });
   writeFileSync(opts.out, await formatJson(output, opts.out));
@@ -274,7 +279,14 @@ async function main() {
   if (!opts.keep) rmSync(scratch, { recursive: true, force: true });
   else log(`scratch kept: ${scratch}`);
   if (codexProblem) process.exitCode = 3;
-  else if (summary.failures.length + revision2026.summary.failures.length > 0) process.exitCode = 1;
+  else if (
+    summary.failures.length +
+      revision2026.summary.failures.length +
+      toolSearch.summary.failures.length >
+    0
+  ) {
+    process.exitCode = 1;
+  }
 }
 
 /** Prettier-formatted JSON (the repository's format check covers bench/results too). */

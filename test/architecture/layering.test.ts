@@ -43,6 +43,7 @@ const RUNTIME_LAYERS: string[][] = [
   ['auth'],
   ['connection'],
   ['inventory', 'routing'],
+  ['views'],
   ['manager'],
   ['index.ts'],
 ];

@@ -80,7 +80,7 @@ describe('inventory', () => {
     ).rejects.toThrow(ToolDisabledError);
     await expect(
       session.callTool({ server: 'f', tool: 'sleep', arguments: { ms: 1 } }),
-    ).rejects.toThrow("tool 'sleep' is disabled for MCP server 'f'");
+    ).rejects.toThrow("tool 'sleep' is disabled for MCP server 'f' (not in enabled_tools)");
   });
 
   it('follows tools/list pagination to the end', async () => {

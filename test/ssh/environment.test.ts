@@ -41,6 +41,7 @@ function environment(overrides: Partial<SshEnvironmentConfig> = {}): SshEnvironm
     identityFile: sshd.clientKey,
     sshOptions: sshd.sshOptions,
     cwd: null,
+    description: null,
     location: { file: 'test', line: 1, column: 1, keyPath: 'environments.box' },
     ...overrides,
   });

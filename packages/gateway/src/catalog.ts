@@ -1,17 +1,23 @@
 /**
- * The gateway's inventory, computed from the session on every listing: every tool of every ready
- * registration under its gateway name, prompts named the same way, resources and templates
- * under wrapped URIs (resourceUri.ts), and the gateway's own status resource. Lookups map a
- * gateway name or URI back to its registration scope. A registration that fails to list is left
- * out and reported once through `warn`; the others are listed.
+ * The gateway's inventory, computed from the session on every listing, through the session's view
+ * (docs/tool-shaping.md; none: everything): every tool of the view under its model-visible name
+ * — or, while tool search is on, its `always_load` tools and the three meta-tools — prompts named
+ * like tools, resources and templates under wrapped URIs (resourceUri.ts), of the servers the
+ * view selects, and the gateway's own status resource. Lookups map a gateway name or URI back to
+ * its registration scope. A registration that fails to list is left out and reported once
+ * through `warn`; the others are listed.
  */
 
-import type { InventoryTool, RegistrationScope, Session } from '@mcprt/runtime';
-import { scopeKey, scopeLabel } from '@mcprt/runtime';
+import type { InventoryTool, RegistrationScope, Session, ToolView, ViewTool } from '@mcprt/runtime';
+import {
+  META_TOOL_NAMES as META_NAMES,
+  metaToolDefinitions,
+  scopeKey,
+  scopeLabel,
+} from '@mcprt/runtime';
 
 import {
   assignGatewayNames,
-  gatewayName,
   labelledDescription,
   labelledTitle,
   withRegistrationMeta,
@@ -32,11 +38,6 @@ export interface ResourceTarget {
 
 export class Catalog {
   private prompts = new Map<string, PromptTarget>();
-  /** Tools by gateway name, for the inventory array they were built from. */
-  private toolIndex: {
-    source: readonly InventoryTool[];
-    byName: Map<string, InventoryTool>;
-  } | null = null;
   private readonly reported = new Set<string>();
 
   constructor(
@@ -48,7 +49,25 @@ export class Catalog {
 
   async listTools(): Promise<Item[]> {
     await this.settled();
-    return this.session.tools().map(listedTool);
+    const view = this.view();
+    const listed = view.listed.map(listedTool);
+    return view.searching ? [...listed, ...metaToolDefinitions()] : listed;
+  }
+
+  /** The session's view over the current inventory (rebuilt only when the inventory changed). */
+  view(): ToolView {
+    return this.session.toolView();
+  }
+
+  /**
+   * Whether `name` is one of the meta-tools, listed while tool search is on (whether it is on may
+   * need the servers' tools: a first call waits for startup to settle, as a first listing does).
+   */
+  async isMetaTool(name: string): Promise<boolean> {
+    if (!META_NAMES.has(name)) return false;
+    if (this.view().searching) return true;
+    await this.settled();
+    return this.view().searching;
   }
 
   /** The tool a gateway name stands for (after startup has settled, if not found at once). */
@@ -59,28 +78,18 @@ export class Catalog {
     return this.toolNow(name);
   }
 
-  /** The tool of this name in the current inventory, without waiting for servers starting. */
+  /** The tool of this name in the current view, without waiting for servers starting. */
   toolNow(name: string): InventoryTool | undefined {
-    return this.toolsByName().get(name);
-  }
-
-  /** The index of the current inventory (rebuilt only when the session's inventory changed). */
-  private toolsByName(): Map<string, InventoryTool> {
-    const tools = this.session.tools();
-    if (this.toolIndex?.source !== tools) {
-      this.toolIndex = {
-        source: tools,
-        byName: new Map(tools.map((t) => [gatewayName(t.modelName), t])),
-      };
-    }
-    return this.toolIndex.byName;
+    return this.view().find(name)?.entry;
   }
 
   async listPrompts(): Promise<Item[]> {
     await this.settled();
     const listing = await this.session.listPrompts();
     this.report('prompts/list', listing.errors);
-    const items = listing.data.flatMap((d) => d.items.map((p) => ({ scope: d.scope, prompt: p })));
+    const items = this.inView(listing.data).flatMap((d) =>
+      d.items.map((p) => ({ scope: d.scope, prompt: p })),
+    );
     const names = assignGatewayNames(items.map((i) => ({ scope: i.scope, name: i.prompt.name })));
     this.prompts = new Map(
       items.map((item, i) => [names[i]!, { scope: item.scope, name: item.prompt.name }]),
@@ -113,7 +122,7 @@ export class Catalog {
     };
     return [
       own,
-      ...listing.data.flatMap(({ scope, items }) =>
+      ...this.inView(listing.data).flatMap(({ scope, items }) =>
         items.map((r) => ({
           ...r,
           uri: wrapResourceUri(scope, r.uri),
@@ -129,7 +138,7 @@ export class Catalog {
     await this.settled();
     const listing = await this.session.listResourceTemplates();
     this.report('resources/templates/list', listing.errors);
-    return listing.data.flatMap(({ scope, items }) =>
+    return this.inView(listing.data).flatMap(({ scope, items }) =>
       items.map((t) => ({
         ...t,
         uriTemplate: wrapResourceUri(scope, t.uriTemplate),
@@ -143,9 +152,18 @@ export class Catalog {
   /** Registrations that list a resource under this (unwrapped) URI. */
   async resourcesWithUri(uri: string): Promise<ResourceTarget[]> {
     const listing = await this.session.listResources();
-    return listing.data
+    return this.inView(listing.data)
       .filter(({ items }) => items.some((r) => r.uri === uri))
       .map(({ scope }) => ({ scope, uri }));
+  }
+
+  /** Whether the view selects this registration's resources, templates and prompts. */
+  includesServer(scope: RegistrationScope): boolean {
+    return this.view().selection.includesServer(scope);
+  }
+
+  private inView<T extends { scope: RegistrationScope }>(data: readonly T[]): T[] {
+    return data.filter((d) => this.includesServer(d.scope));
   }
 
   /** A listing failure is said once per registration and text, not on every listing. */
@@ -159,21 +177,12 @@ export class Catalog {
   }
 }
 
-/** A registration's tool as the gateway lists it: its definition, renamed and labelled. */
-function listedTool(entry: InventoryTool): Item {
-  const tool = entry.tool;
-  const annotations = tool['annotations'] as { title?: unknown } | undefined;
-  const title =
-    typeof tool['title'] === 'string'
-      ? tool['title']
-      : typeof annotations?.title === 'string'
-        ? annotations.title
-        : tool.name;
+/** A view's tool as the gateway lists it: the model's definition and the registration. */
+function listedTool(tool: ViewTool): Item {
   return {
-    ...tool,
-    name: gatewayName(entry.modelName),
-    title: labelledTitle(title, entry.scope),
-    description: labelledDescription(tool.description, entry.scope),
-    _meta: withRegistrationMeta(tool['_meta'], entry.scope, { tool: tool.name }),
+    ...tool.definition,
+    _meta: withRegistrationMeta(tool.entry.tool['_meta'], tool.scope, {
+      tool: tool.entry.tool.name,
+    }),
   };
 }

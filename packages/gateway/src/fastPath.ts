@@ -11,6 +11,7 @@
  */
 
 import type { InventoryTool } from '@mcprt/runtime';
+import { META_TOOL_NAMES } from '@mcprt/runtime';
 import type { ClientCapabilities, JSONRPCMessage, Server } from '@modelcontextprotocol/server';
 
 import { modesOf } from './elicitation.js';
@@ -27,7 +28,7 @@ import {
 import { envelopeFingerprint, modernCall, ModernEnvelopes } from './fastPathModern.js';
 import type { ElicitationModes, Operation, RoundListener, RoundOutcome } from './operations.js';
 import type { GatewayCore } from './serverFactory.js';
-import { toolFailure, toolRun, toolSubject, unknownTool } from './toolCall.js';
+import { toolFailure, toolRun, toolSubject, unfoundTool } from './toolCall.js';
 import type { ToolCallParams } from './toolCall.js';
 
 type Id = string | number;
@@ -91,6 +92,8 @@ export class FastToolCalls {
     if (method !== 'tools/call' || this.server === undefined) return false;
     const call = plainCall(message);
     if (call === undefined || this.inflight.has(call.id)) return false;
+    // The meta-tools (tool search) are the SDK handler's (serverFactory.ts).
+    if (META_TOOL_NAMES.has(call.params.name)) return false;
     const modes = (this.modes ??= modesOf(this.server.getClientCapabilities()));
     this.serve(
       new FastCall(this, call.id, message, toolSubject(call.params.name), undefined),
@@ -184,7 +187,7 @@ export class FastToolCalls {
     this.core.catalog
       .findTool(params.name)
       .then((entry) => {
-        if (entry === undefined) throw unknownTool(params.name);
+        if (entry === undefined) throw unfoundTool(this.core, params);
         this.run(call, entry, params, meta, modes);
       })
       .catch((error: unknown) => this.failed(call, error));

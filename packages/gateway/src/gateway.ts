@@ -15,6 +15,7 @@ import type {
   SessionEnvironment,
   Session,
   StartupStatusEvent,
+  ToolView,
 } from '@mcprt/runtime';
 import type { Server } from '@modelcontextprotocol/server';
 
@@ -34,6 +35,11 @@ export interface GatewayOptions {
   readonly environments?: readonly string[];
   /** The session's local cwd (default: this process's). */
   readonly cwd?: string;
+  /**
+   * The `[views.NAME]` the gateway serves (docs/tool-shaping.md; default: `[serve] view`, else
+   * the whole inventory). An unknown or invalid view throws `UnknownViewError`.
+   */
+  readonly view?: string | null;
   /** The thread's sandbox state, used for calls whose client sends none (docs/gateway.md). */
   readonly sandboxState?: unknown;
   /** How log messages name the login command (default `mcprt mcp login NAME --environment E`). */
@@ -77,11 +83,16 @@ export class Gateway implements GatewayCore {
       // Servers start with the first client (`start()`): a connection that only probes the
       // protocol version (the SDK's stdio `server/discover` sibling) never starts any.
       lazy: true,
+      view: options.view ?? options.runtime.config.serve.view,
       ...(environments !== undefined ? { environments } : {}),
       ...(options.sandboxState !== undefined ? { sandboxState: options.sandboxState } : {}),
       onElicitation: (request) => this.elicit(request),
     });
-    this.instructions = instructionsFor(this.session.environments.map((e) => e.environmentId));
+    this.instructions = instructionsFor(
+      this.session.environments.map((e) => e.environmentId),
+      this.session.view,
+      this.session.toolView(),
+    );
     this.catalog = new Catalog(
       this.session,
       () => this.settled(),
@@ -227,14 +238,28 @@ function selectEnvironments(
   return selected;
 }
 
-function instructionsFor(environments: readonly string[]): string {
+function instructionsFor(
+  environments: readonly string[],
+  viewName: string | null,
+  view: ToolView,
+): string {
   const where =
     environments.length === 0
       ? 'this machine'
       : `this machine and the environments ${environments.map((e) => `\`${e}\``).join(', ')}`;
+  const search = view.selection.config?.toolSearch ?? 'off';
   return [
-    `mcprt gateway: the tools, resources and prompts of every MCP server mcprt runs on ${where}.`,
-    'Tool names are `<environment>__<server>__<tool>` (`<server>__<tool>` for servers of this machine); each title and description names its `server@environment`.',
+    viewName === null
+      ? `mcprt gateway: the tools, resources and prompts of every MCP server mcprt runs on ${where}.`
+      : `mcprt gateway: the tools, resources and prompts of view \`${viewName}\` of the MCP servers mcprt runs on ${where}.`,
+    view.prefixMode === 'conditional'
+      ? 'Each tool title and description names its `server@environment`.'
+      : 'Tool names are `<environment>__<server>__<tool>` (`<server>__<tool>` for servers of this machine); each title and description names its `server@environment`.',
+    ...(search === 'off'
+      ? []
+      : [
+          "When the listed tools do not cover a task, call `search_tools` with what you want to do (and where), `get_tool_details` for a tool's arguments, then `call_tool` with its exact name.",
+        ]),
     `The resource mcprt://gateway/status lists every server, its state and how to fix a failing one.`,
   ].join(' ');
 }

@@ -50,13 +50,5 @@ export function withRegistrationMeta(
   return { ...base, [REGISTRATION_META_KEY]: { ...registrationMeta(scope), ...extra } };
 }
 
-/** `Title (server@env)`. */
-export function labelledTitle(title: string, scope: RegistrationScope): string {
-  return `${title} (${scopeLabel(scope)})`;
-}
-
-/** `[server@env] description`. */
-export function labelledDescription(description: unknown, scope: RegistrationScope): string {
-  const text = typeof description === 'string' ? description.trim() : '';
-  return text === '' ? `[${scopeLabel(scope)}]` : `[${scopeLabel(scope)}] ${text}`;
-}
+/** How titles and descriptions name their registration: the runtime's, as views label tools. */
+export { labelledDescription, labelledTitle } from '@mcprt/runtime';

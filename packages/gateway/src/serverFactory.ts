@@ -10,6 +10,8 @@
 
 import type { ElicitationResponse, RegistrationScope, Session } from '@mcprt/runtime';
 import {
+  CALL_TOOL,
+  META_TOOL_NAMES,
   RequestFailedError,
   SANDBOX_STATE_KEY,
   SANDBOX_STATE_META_KEY,
@@ -34,8 +36,16 @@ import { answersFrom, clientModes, inputRequestsFor } from './elicitation.js';
 import type { HandoverTable } from './handover.js';
 import type { OperationTable, ProgressUpdate } from './operations.js';
 import { STATUS_RESOURCE_URI, unwrapResourceUri, wrapResourceUri } from './resourceUri.js';
-import { errorText, progressParams, startToolCall, toolFailure, toolSubject } from './toolCall.js';
-import type { Run } from './toolCall.js';
+import { answerMetaQuery, callToolTarget } from './metaTools.js';
+import {
+  errorText,
+  progressParams,
+  startToolCall,
+  toolFailure,
+  toolSubject,
+  unfoundTool,
+} from './toolCall.js';
+import type { Run, ToolCallParams } from './toolCall.js';
 
 export const GATEWAY_VERSION = '0.1.0';
 
@@ -121,12 +131,29 @@ async function callTool(
   const subject = toolSubject(params.name);
   const handedOver = takeHandover(core, subject, ctx);
   if (handedOver !== undefined) return handedOver;
+  let target: ToolCallParams = params;
+  core.start();
+  if (META_TOOL_NAMES.has(params.name) && (await core.catalog.isMetaTool(params.name))) {
+    if (params.name !== CALL_TOOL) {
+      return answerMetaQuery(core.catalog.view(), params.name, params.arguments);
+    }
+    const parsed = callToolTarget(params.arguments);
+    if ('failure' in parsed) return parsed.failure;
+    const inner = parsed.target;
+    // A name the view does not hold is the model's to correct: a tool error, not a protocol one.
+    if (typeof ctx.mcpReq.requestState() !== 'string') {
+      if ((await core.catalog.findTool(inner.name)) === undefined) {
+        return toolFailure(unfoundTool(core, inner));
+      }
+    }
+    target = inner;
+  }
   return serveOperation(
     core,
     server,
     ctx,
     subject,
-    () => startToolCall(core, params, ctx.mcpReq._meta),
+    () => startToolCall(core, target, ctx.mcpReq._meta),
     // The registration's result, unchanged.
     (result) => result as CallToolResult,
     toolFailure,
@@ -289,7 +316,12 @@ async function resourceTarget(
 ): Promise<{ scope: RegistrationScope; uri: string }> {
   const wrapped = unwrapResourceUri(uri);
   if (wrapped !== null) {
-    if (!hasRegistration(core.session, wrapped.scope)) throw resourceNotFound(uri);
+    if (
+      !hasRegistration(core.session, wrapped.scope) ||
+      !core.catalog.includesServer(wrapped.scope)
+    ) {
+      throw resourceNotFound(uri);
+    }
     return wrapped;
   }
   // A server's own URI (e.g. from a resource_link in a tool result): fine when one server has it.

@@ -8,6 +8,7 @@
 
 import type { Mutable } from '@mcprt/base';
 import type { CallCancel, InventoryTool, RegistrationScope, ToolCallRequest } from '@mcprt/runtime';
+import { scopeLabel, ToolNotInViewError } from '@mcprt/runtime';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 
@@ -37,8 +38,28 @@ export async function startToolCall(
   meta: unknown,
 ): Promise<{ scope: RegistrationScope; run: Run }> {
   const entry = await core.catalog.findTool(params.name);
-  if (entry === undefined) throw unknownTool(params.name);
+  if (entry === undefined) throw unfoundTool(core, params);
   return { scope: entry.scope, run: toolRun(core, entry, params, meta) };
+}
+
+/**
+ * The error for a name the view does not hold: `Unknown tool: X`, or — when it is the name of a
+ * tool the session's view leaves out — the view's refusal, recorded in the history as refused.
+ */
+export function unfoundTool(core: GatewayCore, params: ToolCallParams): ProtocolError {
+  const view = core.session.view;
+  const outside = view === null ? undefined : core.catalog.view().outside(params.name);
+  if (view === null || outside === undefined) return unknownTool(params.name);
+  const error = new ToolNotInViewError(outside.tool.name, scopeLabel(outside.scope), view);
+  core.session.recordRefusedCall({
+    server: outside.scope.name,
+    environmentId: outside.scope.environmentId,
+    tool: outside.tool.name,
+    ...(params.arguments !== undefined ? { arguments: params.arguments } : {}),
+    view,
+    error: error.message,
+  });
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
 }
 
 export function unknownTool(name: string): ProtocolError {

@@ -24,7 +24,9 @@ export type McprtErrorCode =
   | 'oauth_authorization_required'
   | 'oauth_credentials_store'
   | 'oauth_secret_unavailable'
-  | 'skill_verification_failed';
+  | 'skill_verification_failed'
+  | 'unknown_view'
+  | 'tool_not_in_view';
 
 /** Base class: `code` is the machine-readable kind; `message` is meant for people. */
 export class McprtError extends Error {
@@ -94,10 +96,17 @@ export class ServerUnavailableError extends McprtError {
   }
 }
 
-/** The tool is filtered out by `enabled_tools`/`disabled_tools` (Codex's text). */
+/**
+ * The tool is filtered out by `enabled_tools`/`disabled_tools`: Codex's text, then which list or
+ * pattern filtered it (``(disabled_tools pattern `delete_*`)``) when known.
+ */
 export class ToolDisabledError extends McprtError {
-  constructor(tool: string, serverLabel: string) {
-    super('tool_disabled', `tool '${tool}' is disabled for MCP server '${serverLabel}'`);
+  /** Which list or pattern filtered the tool (inventory/toolFilter.ts), or null. */
+  readonly reason: string | null;
+  constructor(tool: string, serverLabel: string, reason: string | null = null) {
+    const why = reason === null ? '' : ` (${reason})`;
+    super('tool_disabled', `tool '${tool}' is disabled for MCP server '${serverLabel}'${why}`);
+    this.reason = reason;
   }
 }
 
@@ -165,5 +174,33 @@ export class ConfigWriteError extends McprtError {
   constructor(file: string, message: string, options?: { cause?: unknown }) {
     super('config_write', message, options);
     this.file = file;
+  }
+}
+
+/** A view name (`--view`, `thread/start` `view`) names no valid `[views.NAME]` table. */
+export class UnknownViewError extends McprtError {
+  readonly view: string;
+  constructor(view: string, known: readonly string[], invalid: string | null = null) {
+    super(
+      'unknown_view',
+      invalid !== null
+        ? `view \`${view}\` is invalid: ${invalid}`
+        : known.length === 0
+          ? `unknown view \`${view}\`: config.toml defines no [views]`
+          : `unknown view \`${view}\` (defined: ${known.map((k) => `\`${k}\``).join(', ')})`,
+    );
+    this.view = view;
+  }
+}
+
+/** A call to a tool the session's view does not include; recorded in history as refused. */
+export class ToolNotInViewError extends McprtError {
+  readonly view: string;
+  constructor(tool: string, serverLabel: string, view: string) {
+    super(
+      'tool_not_in_view',
+      `tool \`${tool}\` of \`${serverLabel}\` is not in view \`${view}\`; refused`,
+    );
+    this.view = view;
   }
 }

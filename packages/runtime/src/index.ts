@@ -22,6 +22,8 @@ export {
   ConfigInvalidError,
   ConfigParseError,
   ConfigWriteError,
+  UnknownViewError,
+  ToolNotInViewError,
 } from './errors.js';
 export type { McprtErrorCode, ServerErrorInfo } from './errors.js';
 
@@ -43,6 +45,44 @@ export {
   PROTOCOL_VERSION_SETTINGS,
 } from './config/types.js';
 export { launcherPathProblem } from './config/sandboxLauncher.js';
+export {
+  DEFAULT_SERVE_CONFIG,
+  DEFAULT_TOOL_SEARCH_THRESHOLD_TOKENS,
+  DEFAULT_VIEW_INCLUDE,
+  TOOL_PREFIX_MODES,
+  TOOL_SEARCH_MODES,
+} from './config/viewTypes.js';
+export type {
+  InvalidViewConfig,
+  ServeConfig,
+  ToolPrefixMode,
+  ToolSearchMode,
+  ViewConfig,
+  ViewToolOverride,
+} from './config/viewTypes.js';
+export {
+  TOOL_SEARCH_TOOL_NAMES,
+  VIEW_NAME_PATTERN,
+  VIEW_TOOL_NAME_PATTERN,
+} from './config/views.js';
+// Views and tool shaping (docs/tool-shaping.md)
+export { ToolView, labelledDescription, labelledTitle } from './views/toolView.js';
+export type { ToolViewInput, ViewCost, ViewTool } from './views/toolView.js';
+export { alwaysName } from './views/viewNames.js';
+export { ViewSelection } from './views/viewSelection.js';
+export { resolveView } from './views/sessionViews.js';
+export {
+  CALL_TOOL,
+  GET_TOOL_DETAILS,
+  META_TOOL_NAMES,
+  metaToolDefinitions,
+  metaToolTokens,
+  SEARCH_TOOLS,
+} from './views/metaTools.js';
+export type { MetaToolDefinition } from './views/metaTools.js';
+export { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, ToolSearchIndex } from './views/toolSearch.js';
+export type { SearchableTool, ToolSearchHit } from './views/toolSearch.js';
+export { countTokens, toolDefinitionTokens } from './views/toolCost.js';
 export {
   DEFAULT_HISTORY,
   DEFAULT_MAX_RESULT_BYTES,
@@ -88,6 +128,7 @@ export type {
   ResourceFilter,
   ResourceReadRequest,
   SkillListRequest,
+  RefusedCallRequest,
   ToolCallRequest,
 } from './manager/calls.js';
 export type { SessionOptions, SessionEnvironment, SessionEvents } from './manager/sessionTypes.js';

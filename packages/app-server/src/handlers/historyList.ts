@@ -1,13 +1,13 @@
 /**
  * `history/list` (mcprt): recorded tool calls from the runtime's history store, newest first,
- * filtered by thread, server, environment, status and time, with cursor paging. A connection
+ * filtered by thread, server, environment, view, status and time, with cursor paging. A connection
  * sees the calls of the threads it started; only a privileged connection (stdio, in-process:
  * the app-server's owner) sees every thread's, including other processes' and earlier runs'. A
  * `threadId` the connection did not start is `thread not found`, as for the other thread
  * methods (docs/security.md).
  */
 
-import type { HistoryQuery } from '@mcprt/runtime';
+import type { HistoryQuery, ToolCallStatus } from '@mcprt/runtime';
 import { HistoryCursorError } from '@mcprt/runtime';
 
 import type { HandlerContext } from '../context.js';
@@ -19,7 +19,8 @@ interface HistoryListInput {
   readonly server?: string | null | undefined;
   readonly environmentId?: string | null | undefined;
   readonly threadWideOnly?: boolean | null | undefined;
-  readonly status?: 'inProgress' | 'completed' | 'failed' | 'cancelled' | null | undefined;
+  readonly view?: string | null | undefined;
+  readonly status?: ToolCallStatus | null | undefined;
   readonly since?: number | null | undefined;
   readonly until?: number | null | undefined;
   readonly cursor?: string | null | undefined;
@@ -47,6 +48,7 @@ export async function listHistory(
       : p.environmentId != null
         ? { environmentId: p.environmentId }
         : {}),
+    ...(p.view != null ? { view: p.view } : {}),
     ...(p.status != null ? { status: p.status } : {}),
     ...(p.since != null ? { since: p.since } : {}),
     ...(p.until != null ? { until: p.until } : {}),

@@ -1,18 +1,27 @@
 /**
  * `mcprt history [--json] [--thread ID] [--server NAME] [--environment ID | --thread-wide]
- * [--status S] [--since ISO] [--limit N]`: recorded tool calls from `$MCPRT_HOME/history.sqlite`,
- * newest first. Arguments are shown as stored (redacted keys already replaced).
+ * [--view NAME] [--status S] [--since ISO] [--limit N]`: recorded tool calls from
+ * `$MCPRT_HOME/history.sqlite`, newest first (shown by format/historyView.ts). Arguments are
+ * shown as stored (redacted keys already replaced). `--view` keeps the calls made through that
+ * view; `--status refused` the calls a view refused.
  */
 
 import type { SqliteHistoryStore } from '@mcprt/runtime';
-import { Runtime, scopeLabel, type HistoryQuery, type ToolCallStatus } from '@mcprt/runtime';
+import { Runtime, type HistoryQuery, type ToolCallStatus } from '@mcprt/runtime';
 
 import type { GlobalOptions } from '../args.js';
 import { parse, UsageError } from '../args.js';
+import { renderHistory } from '../format/historyView.js';
 import type { Io } from '../io.js';
 import { configFile } from '../runtime.js';
 
-const STATUSES: readonly ToolCallStatus[] = ['inProgress', 'completed', 'failed', 'cancelled'];
+const STATUSES: readonly ToolCallStatus[] = [
+  'inProgress',
+  'completed',
+  'failed',
+  'cancelled',
+  'refused',
+];
 
 export async function historyCommand(
   argv: readonly string[],
@@ -27,6 +36,7 @@ export async function historyCommand(
       server: { type: 'string' },
       environment: { type: 'string' },
       'thread-wide': { type: 'boolean' },
+      view: { type: 'string' },
       status: { type: 'string' },
       since: { type: 'string' },
       limit: { type: 'string' },
@@ -37,6 +47,9 @@ export async function historyCommand(
     throw new UsageError(`history: unexpected argument '${positionals[0]}'`);
   if (values.environment !== undefined && values['thread-wide']) {
     throw new UsageError('history: --environment and --thread-wide cannot be used together');
+  }
+  if (values.view !== undefined && values.view.trim() === '') {
+    throw new UsageError('history: --view needs a view name');
   }
   if (values.status !== undefined && !STATUSES.includes(values.status as ToolCallStatus)) {
     throw new UsageError(`history: --status must be one of ${STATUSES.join(', ')}`);
@@ -71,24 +84,13 @@ export async function historyCommand(
         : values.environment !== undefined
           ? { environmentId: values.environment }
           : {}),
+      ...(values.view !== undefined ? { view: values.view } : {}),
       ...(values.status !== undefined ? { status: values.status as ToolCallStatus } : {}),
       ...(since !== undefined ? { since } : {}),
     };
     const page = store.list(query);
-    if (values.json) {
-      io.out(JSON.stringify(page, null, 2));
-    } else if (page.data.length === 0) {
-      io.out('No tool calls recorded.');
-    } else {
-      for (const r of page.data) {
-        const who = scopeLabel({ name: r.server, environmentId: r.environmentId });
-        const took = r.durationMs === null ? '' : ` ${r.durationMs} ms`;
-        const args = r.arguments === null ? '' : JSON.stringify(r.arguments);
-        io.out(
-          `${new Date(r.startedAt).toISOString()}  ${r.status.padEnd(10)} ${who}.${r.tool}(${args})${took}${r.error ? `  ${r.error}` : ''}`,
-        );
-      }
-    }
+    if (values.json) io.out(JSON.stringify(page, null, 2));
+    else for (const line of renderHistory(page)) io.out(line);
     return 0;
   } finally {
     await runtime.close();

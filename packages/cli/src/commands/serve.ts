@@ -1,6 +1,7 @@
 /**
- * `mcprt serve [--environment <id>]… [--listen stdio | http://127.0.0.1:PORT]
- * [--http-token-file F] [--sandbox-state-json JSON]`: mcprt as one MCP server (docs/gateway.md).
+ * `mcprt serve [--environment <id>]… [--view NAME] [--listen stdio | http://127.0.0.1:PORT]
+ * [--http-token-file F] [--sandbox-state-json JSON]`: mcprt as one MCP server (docs/gateway.md),
+ * optionally of one view of its tools (docs/tool-shaping.md; an unknown view exits 1 at once).
  * stdio is the default — stdout is then the MCP channel, so everything else goes to stderr. HTTP
  * listens on loopback only at `/mcp` and requires a bearer token: read from `--http-token-file`,
  * or generated into `$MCPRT_HOME/serve.token` (mode 0600). The token itself is never printed.
@@ -34,6 +35,7 @@ export async function serveCommand(
     argv,
     {
       environment: { type: 'string', multiple: true },
+      view: { type: 'string' },
       listen: { type: 'string' },
       'http-token-file': { type: 'string' },
       'sandbox-state-json': { type: 'string' },
@@ -63,6 +65,7 @@ export async function serveCommand(
     gateway = new Gateway({
       runtime,
       ...(values.environment !== undefined ? { environments: values.environment } : {}),
+      ...(values.view !== undefined ? { view: values.view } : {}),
       ...(sandboxState !== undefined ? { sandboxState } : {}),
       loginCommand: (scope) => loginCommand(globals, scope),
       log: (line) => io.err(line),

@@ -3,7 +3,10 @@
 import { z } from 'zod';
 
 export const HistoryCallStatus = z
-  .enum(['inProgress', 'completed', 'failed', 'cancelled'])
+  .enum(['inProgress', 'completed', 'failed', 'cancelled', 'refused'])
+  .describe(
+    '`refused`: never sent to a server — the tool is outside the view the call was made through (`error` says why).',
+  )
   .meta({ id: 'HistoryCallStatus' });
 export type HistoryCallStatus = z.infer<typeof HistoryCallStatus>;
 
@@ -23,6 +26,11 @@ export const HistoryListParams = z
         'Omitted: any. A string: that environment. `null` with `threadWideOnly`: thread-wide.',
       ),
     threadWideOnly: z.boolean().nullish().describe('Only calls of thread-wide registrations.'),
+    view: z
+      .string()
+      .min(1)
+      .nullish()
+      .describe('Only calls made through this view. Omitted or null: any.'),
     status: HistoryCallStatus.nullish(),
     since: z.int().nullish().describe('Inclusive lower bound on startedAt (Unix ms).'),
     until: z.int().nullish().describe('Exclusive upper bound on startedAt (Unix ms).'),
@@ -41,6 +49,7 @@ export const HistoryEntry = z
     environmentId: z.string().nullable(),
     tool: z.string(),
     arguments: z.unknown().describe('Arguments with redacted keys replaced by "[REDACTED]".'),
+    view: z.string().nullable().describe('The view the call was made through; null when none.'),
     status: HistoryCallStatus,
     result: z
       .unknown()

@@ -1,6 +1,7 @@
 /**
  * Validation of one `[environments.<id>]` table: Codex's environment-id rules and texts, then the
- * `exec` / `ssh` keys. Its `mcp_servers` sub-table is returned for the server validator.
+ * `exec` / `ssh` keys (and `description`, common to both). Its `mcp_servers` sub-table is
+ * returned for the server validator.
  */
 
 import { posix, win32 } from 'node:path';
@@ -11,7 +12,7 @@ import { Fields, isTable, typeName } from './fields.js';
 import type { KeyPath } from './locate.js';
 import type { ConfigDiagnostic, EnvironmentConfig } from './types.js';
 
-const ENVIRONMENT_COMMON_KEYS = ['type', 'cwd', 'mcp_servers'];
+const ENVIRONMENT_COMMON_KEYS = ['type', 'cwd', 'description', 'mcp_servers'];
 const ENVIRONMENT_KEYS: Record<'exec' | 'ssh', ReadonlySet<string>> = {
   exec: new Set([...ENVIRONMENT_COMMON_KEYS, 'program', 'args', 'http']),
   ssh: new Set([
@@ -86,6 +87,8 @@ export function validateEnvironment(ctx: Context, id: string, raw: unknown): Env
   if (cwd !== null && !isAbsolutePath(cwd)) {
     error(f.at('cwd'), `environment \`${id}\` cwd must be an absolute path`);
   }
+  // What the environment is, for people and models (views name it; docs/tool-shaping.md).
+  const description = f.string('description');
 
   const type = f.has('type') ? f.table['type'] : undefined;
   if (type === 'exec') {
@@ -98,7 +101,9 @@ export function validateEnvironment(ctx: Context, id: string, raw: unknown): Env
     const args = f.stringArray('args') ?? [];
     const http = f.enumeration('http', ['direct', 'unsupported']) ?? 'unsupported';
     return done(
-      program === null ? null : { id, type: 'exec', program, args, cwd, http, location },
+      program === null
+        ? null
+        : { id, type: 'exec', program, args, cwd, http, description, location },
       servers,
     );
   }
@@ -130,6 +135,7 @@ export function validateEnvironment(ctx: Context, id: string, raw: unknown): Env
             identityFile,
             sshOptions,
             cwd,
+            description,
             location,
             ...(lent ? { remoteTrust } : {}),
           },

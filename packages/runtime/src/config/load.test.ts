@@ -57,6 +57,9 @@ describe('loadConfig: files and TOML syntax', () => {
       mcpOAuthCallbackUrl: null,
       sandboxLauncher: { kind: 'default' },
       history: DEFAULT_HISTORY,
+      views: [],
+      invalidViews: [],
+      serve: { view: null, toolPrefix: null },
     });
   });
 
@@ -751,6 +754,7 @@ describe('loadConfig: environments', () => {
         args: ['exec', '-i', 'ctr'],
         cwd: '/work',
         http: 'direct',
+        description: null,
         location: { file, line: 1, column: 1, keyPath: 'environments.ctr' },
       },
       {
@@ -762,6 +766,7 @@ describe('loadConfig: environments', () => {
         identityFile: '~/.ssh/id_ed25519',
         sshOptions: ['-o', 'StrictHostKeyChecking=accept-new'],
         cwd: '/home/ada',
+        description: null,
         location: { file, line: 8, column: 1, keyPath: 'environments.devbox' },
       },
       {
@@ -773,6 +778,7 @@ describe('loadConfig: environments', () => {
         identityFile: null,
         sshOptions: [],
         cwd: null,
+        description: null,
         location: { file, line: 17, column: 1, keyPath: 'environments.minimal' },
       },
     ]);

@@ -1,6 +1,6 @@
 /**
- * Loads `config.toml` into {@link McprtConfig}: smol-toml parses; `server.ts` and
- * `environment.ts` validate tables. Bad TOML throws {@link ConfigParseError}; semantic problems
+ * Loads `config.toml` into {@link McprtConfig}: smol-toml parses; `server.ts`,
+ * `environment.ts` and `views.ts` validate tables. Bad TOML throws {@link ConfigParseError}; semantic problems
  * never throw (unless `strict`): a bad server or environment fails alone, with diagnostics that
  * read `file:line:column: keyPath: problem`.
  */
@@ -20,6 +20,8 @@ import type { KeyPath } from './locate.js';
 import type { ConfigMode } from './paths.js';
 import { validateServer } from './server.js';
 import type { ServerResult } from './server.js';
+import { readServe, readViews } from './views.js';
+import { DEFAULT_SERVE_CONFIG } from './viewTypes.js';
 import type {
   ConfigLocation,
   EnvironmentConfig,
@@ -48,6 +50,8 @@ const TOP_LEVEL_KEYS = new Set([
   'mcp_oauth_callback_url',
   'history',
   'sandbox_launcher',
+  'views',
+  'serve',
 ]);
 
 const CREDENTIALS_STORES = ['auto', 'keyring', 'file'] as const;
@@ -65,6 +69,9 @@ function emptyConfig(file: string): McprtConfig {
     mcpOAuthCallbackUrl: null,
     history: DEFAULT_HISTORY,
     sandboxLauncher: DEFAULT_SANDBOX_LAUNCHER,
+    views: [],
+    invalidViews: [],
+    serve: DEFAULT_SERVE_CONFIG,
   };
 }
 
@@ -161,6 +168,10 @@ export function loadConfig(opts: LoadConfigOptions): McprtConfig {
     }
   }
 
+  // Views and `[serve]` are mcprt's own tables, read in both modes (Codex has neither).
+  const views = readViews(ctx, root);
+  const serve = readServe(ctx, root, views);
+
   if (opts.strict === true && ctx.all.length > 0) {
     const all = sortByPosition(ctx.all);
     throw new ConfigInvalidError(all.map((d) => ({ ...d, severity: 'error' as const })));
@@ -178,5 +189,8 @@ export function loadConfig(opts: LoadConfigOptions): McprtConfig {
     mcpOAuthCallbackUrl,
     history,
     sandboxLauncher,
+    views: views.views,
+    invalidViews: views.invalidViews,
+    serve,
   };
 }

@@ -4,6 +4,7 @@
  */
 
 import type { RegistrationScope } from '../scope.js';
+import type { InvalidViewConfig, ServeConfig, ViewConfig } from './viewTypes.js';
 
 /** Where a diagnostic points: file, 1-based line and column, and the dotted key path. */
 export interface ConfigLocation {
@@ -183,6 +184,8 @@ export interface ExecEnvironmentConfig {
   readonly cwd: string | null;
   /** `direct`: HTTP servers in this environment are reached from this machine. */
   readonly http: 'direct' | 'unsupported';
+  /** `description`: what the environment is, for people and models (docs/tool-shaping.md). */
+  readonly description: string | null;
   readonly location: ConfigLocation;
 }
 
@@ -207,6 +210,8 @@ export interface SshEnvironmentConfig {
   readonly identityFile: string | null;
   readonly sshOptions: readonly string[];
   readonly cwd: string | null;
+  /** `description`: what the environment is, for people and models (docs/tool-shaping.md). */
+  readonly description: string | null;
   readonly location: ConfigLocation;
   /** Present when the config lends anything to the remote host's own registrations. */
   readonly remoteTrust?: RemoteTrust;
@@ -247,6 +252,12 @@ export interface McprtConfig {
   readonly history: HistoryConfig;
   /** `sandbox_launcher`: the launcher sent to local stdio servers (docs/sandbox.md). */
   readonly sandboxLauncher: SandboxLauncherSetting;
+  /** Valid `[views.NAME]` tables in file order (docs/tool-shaping.md). */
+  readonly views: readonly ViewConfig[];
+  /** View tables that failed validation; each fails alone (`--view NAME` is refused). */
+  readonly invalidViews: readonly InvalidViewConfig[];
+  /** `[serve]`: defaults of `mcprt serve`. */
+  readonly serve: ServeConfig;
 }
 
 /** `sandbox_launcher`: absent (mcprt's own executable), an absolute path, or invalid (none). */

@@ -33,6 +33,7 @@ const config: SshEnvironmentConfig = {
   identityFile: '~/.ssh/id_test',
   sshOptions: ['-o', 'StrictHostKeyChecking=accept-new', '-J', 'jump'],
   cwd: null,
+  description: null,
   location: { file: 'f', line: 1, column: 1, keyPath: 'environments.box' },
 };
 

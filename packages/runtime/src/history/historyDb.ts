@@ -3,7 +3,9 @@
  * every process on a home: the schema, and `HistoryRows`, which applies journal records to it
  * (ADR 0017). A call whose start and finish arrive in the same batch is inserted once with its
  * outcome; a finish whose start came earlier updates the row. One record that cannot be stored
- * (e.g. a duplicate call id) is a warning and costs no other record of the batch.
+ * (e.g. a duplicate call id) is a warning and costs no other record of the batch. A database
+ * made before calls recorded their view (no `view` column) gains the column when opened: its
+ * rows read as made through no view (`migrateHistoryDb`).
  */
 
 import { chmodSync, mkdirSync } from 'node:fs';
@@ -27,7 +29,8 @@ CREATE TABLE IF NOT EXISTS tool_calls (
   result_truncated INTEGER NOT NULL DEFAULT 0,
   error TEXT,
   started_at INTEGER NOT NULL,
-  duration_ms INTEGER
+  duration_ms INTEGER,
+  view TEXT
 );
 CREATE INDEX IF NOT EXISTS tool_calls_started ON tool_calls (started_at);
 CREATE INDEX IF NOT EXISTS tool_calls_thread ON tool_calls (thread_id);
@@ -46,7 +49,25 @@ export function openHistoryDb(file: string): Database.Database {
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.exec(SCHEMA);
+  migrateHistoryDb(db);
   return db;
+}
+
+/**
+ * Bring a database made by an older mcprt up to this schema, in place: `view` (added last, so an
+ * older process on the same home — its inserts name their columns — still writes to it). The
+ * check and the change are one `BEGIN IMMEDIATE` transaction, so two processes opening the same
+ * old database at once add the column once.
+ */
+export function migrateHistoryDb(db: Database.Database): void {
+  const hasView = () =>
+    (db.prepare('PRAGMA table_info(tool_calls)').all() as { name: string }[]).some(
+      (c) => c.name === 'view',
+    );
+  if (hasView()) return;
+  db.transaction(() => {
+    if (!hasView()) db.exec('ALTER TABLE tool_calls ADD COLUMN view TEXT');
+  }).immediate();
 }
 
 /** The warning a failed history write has always produced (the call itself goes on). */
@@ -72,8 +93,8 @@ export class HistoryRows {
   ) {
     this.insert = db.prepare(
       `INSERT INTO tool_calls (id, thread_id, server, environment_id, tool, arguments, status,
-         result, result_truncated, error, started_at, duration_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         result, result_truncated, error, started_at, duration_ms, view)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.update = db.prepare(
       `UPDATE tool_calls SET status = ?, result = ?, result_truncated = ?, error = ?,
@@ -119,6 +140,7 @@ export class HistoryRows {
             f?.error ?? null,
             s.startedAt,
             f?.durationMs ?? null,
+            s.view,
           ),
         );
         inserted += 1;

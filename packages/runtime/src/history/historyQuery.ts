@@ -1,6 +1,6 @@
 /**
  * Reading the history database: `history/list` and `mcprt history` filters (thread, server,
- * environment, status, time), newest first, with an opaque cursor (the row's `seq`).
+ * environment, view, status, time), newest first, with an opaque cursor (the row's `seq`).
  */
 
 import type Database from 'better-sqlite3';
@@ -20,6 +20,7 @@ interface Row {
   error: string | null;
   started_at: number;
   duration_ms: number | null;
+  view: string | null;
   seq: number;
 }
 
@@ -46,6 +47,8 @@ export function queryHistory(db: Database.Database, query: HistoryQuery): Histor
   else if (query.environmentId !== undefined) {
     add('environment_id = @environmentId', 'environmentId', query.environmentId);
   }
+  if (query.view === null) add('view IS NULL');
+  else if (query.view !== undefined) add('view = @view', 'view', query.view);
   if (query.status !== undefined) add('status = @status', 'status', query.status);
   if (query.since !== undefined) add('started_at >= @since', 'since', query.since);
   if (query.until !== undefined) add('started_at < @until', 'until', query.until);
@@ -76,6 +79,7 @@ function toRecord(row: Row): ToolCallRecord {
     environmentId: row.environment_id,
     tool: row.tool,
     arguments: row.arguments === null ? null : JSON.parse(row.arguments),
+    view: row.view,
     status: row.status,
     result: row.result === null ? null : JSON.parse(row.result),
     resultTruncated: row.result_truncated === 1,

@@ -11,6 +11,7 @@ const start: StartRow = {
   tool: 'echo',
   arguments: JSON.stringify({ message: 'hi ,"args": "x"', nested: { args: [1, { args: null }] } }),
   startedAt: 1_000,
+  view: 'review,"args":2',
 };
 
 const finish: FinishRow = {
@@ -60,6 +61,55 @@ describe('parseJournalLine', () => {
     const record = parseJournalLine(duplicate);
     if (record.kind !== 'finish') throw new Error('not a finish record');
     expect(JSON.parse(record.row.result!)).toEqual(result);
+  });
+
+  it('carries the view (null: none) and the refused status', () => {
+    for (const view of [null, 'triage', 'ünïcode "quoted" view']) {
+      const line = startLine({ ...start, view });
+      expect(line).toContain(`"view":${JSON.stringify(view)},"args":`);
+      expect(parseJournalLine(line.trimEnd())).toEqual({ kind: 'start', row: { ...start, view } });
+    }
+    const refused: FinishRow = {
+      id: 'call_2',
+      status: 'refused',
+      result: null,
+      truncated: 0,
+      error: 'tool `rm` is not in view `triage`',
+      durationMs: 0,
+    };
+    expect(parseJournalLine(finishLine(refused).trimEnd())).toEqual({
+      kind: 'finish',
+      row: refused,
+    });
+  });
+
+  it('reads a start line written before views existed as made through no view', () => {
+    // The line an older mcprt wrote: no `view` member, `args` the eighth.
+    const old = `{"k":"s","id":"c","thread":"t","server":"s","env":"alpha","tool":"x","at":7,"args":{"a":[1,2]}}`;
+    expect(parseJournalLine(old)).toEqual({
+      kind: 'start',
+      row: {
+        id: 'c',
+        threadId: 't',
+        server: 's',
+        environmentId: 'alpha',
+        tool: 'x',
+        arguments: '{"a":[1,2]}',
+        startedAt: 7,
+        view: null,
+      },
+    });
+  });
+
+  it('rejects a bad view and an unknown status', () => {
+    const line = (view: string) =>
+      `{"k":"s","id":"c","thread":"t","server":"s","env":null,"tool":"x","at":1,"view":${view},"args":null}`;
+    for (const bad of ['1', 'true', '{"name":"v"}', '["v"]']) {
+      expect(() => parseJournalLine(line(bad))).toThrow('start record c: bad view');
+    }
+    expect(() =>
+      parseJournalLine(finishLine({ ...finish, status: 'rejected' as 'refused' }).trimEnd()),
+    ).toThrow(/unknown status/);
   });
 
   it('still rejects lines that are not records', () => {

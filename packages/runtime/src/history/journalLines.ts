@@ -1,11 +1,13 @@
 /**
  * The history journal's line format (ADR 0017): one JSON object per line, written from values
  * that are already redacted and capped (history/redact.ts), so nothing secret reaches the disk.
- *   {"k":"s","id","thread","server","env","tool","at","args"}            a call started
+ *   {"k":"s","id","thread","server","env","tool","at","view","args"}     a call started
  *   {"k":"f","id","status","ms","truncated","error","result"}            a call finished
  * `args` and `result` are embedded as JSON values (the stored JSON text as is, no second
  * encoding on the call path); `parseJournalLine` validates a line read back and turns it into the
- * rows the database stores.
+ * rows the database stores. A start line written before views existed has no `view`: it reads as
+ * null. A `refused` call (never sent, see history/types.ts) is a start line and a finish line like
+ * any other.
  */
 
 import type { ToolCallStatus } from './types.js';
@@ -18,6 +20,8 @@ export interface StartRow {
   readonly tool: string;
   readonly arguments: string | null;
   readonly startedAt: number;
+  /** The view the call was made through (null: none). */
+  readonly view: string | null;
 }
 
 export interface FinishRow {
@@ -53,7 +57,7 @@ function quote(text: string | null): string {
 
 /** A start line; `argumentsJson` is the redacted arguments' JSON text (or null). */
 export function startLine(row: StartRow): string {
-  return `{"k":"s","id":${str(row.id)},"thread":${quote(row.threadId)},"server":${quote(row.server)},"env":${quote(row.environmentId)},"tool":${quote(row.tool)},"at":${str(row.startedAt)},"args":${row.arguments ?? 'null'}}\n`;
+  return `{"k":"s","id":${str(row.id)},"thread":${quote(row.threadId)},"server":${quote(row.server)},"env":${quote(row.environmentId)},"tool":${quote(row.tool)},"at":${str(row.startedAt)},"view":${quote(row.view)},"args":${row.arguments ?? 'null'}}\n`;
 }
 
 export function finishLine(row: FinishRow): string {
@@ -64,7 +68,7 @@ export class JournalLineError extends Error {
   readonly code = 'HISTORY_JOURNAL_LINE';
 }
 
-const STATUSES = new Set(['completed', 'failed', 'cancelled']);
+const STATUSES = new Set(['completed', 'failed', 'cancelled', 'refused']);
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isStringOrNull = (v: unknown): v is string | null => v === null || typeof v === 'string';
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
@@ -109,12 +113,16 @@ export function parseJournalLine(text: string): JournalRecord {
     throw new JournalLineError('not a JSON object');
   }
   if (v['k'] === 's') {
-    const { id, thread, server, env, tool, at } = v;
+    const { id, thread, server, env, tool, at, view } = v;
     if (!isString(id) || !isString(thread) || !isString(server) || !isString(tool)) {
       throw new JournalLineError('start record without id, thread, server or tool');
     }
     if (!isStringOrNull(env) || !isNumber(at)) {
       throw new JournalLineError(`start record ${id}: bad env or at`);
+    }
+    // Absent in lines written before views existed (7 members before `args`, else 8).
+    if (view !== undefined && !isStringOrNull(view)) {
+      throw new JournalLineError(`start record ${id}: bad view`);
     }
     return {
       kind: 'start',
@@ -124,8 +132,9 @@ export function parseJournalLine(text: string): JournalRecord {
         server,
         environmentId: env,
         tool,
-        arguments: lastMemberText(text, v, 7, 'args'),
+        arguments: lastMemberText(text, v, view === undefined ? 7 : 8, 'args'),
         startedAt: at,
+        view: view ?? null,
       },
     };
   }

@@ -92,6 +92,59 @@ describe('SqliteHistoryStore', () => {
     s.close();
   });
 
+  it('records the view of each call and filters by view and by the refused status', () => {
+    const s = store();
+    const call = (id: string, view: string | null, status: 'completed' | 'refused') => {
+      s.started({
+        id,
+        threadId: 't',
+        server: 'srv',
+        environmentId: null,
+        tool: 'rm',
+        arguments: { path: '/x', password: 'pw' },
+        startedAt: 1,
+        view,
+      });
+      s.finished(id, {
+        status,
+        result: null,
+        error: status === 'refused' ? 'tool `rm` is not in view `triage`' : null,
+        durationMs: status === 'refused' ? 0 : 4,
+      });
+    };
+    call('a', 'triage', 'refused');
+    call('b', 'triage', 'completed');
+    call('c', null, 'completed');
+    call('d', 'ops', 'refused');
+    expect(s.list().data.map((r) => [r.id, r.view])).toEqual([
+      ['d', 'ops'],
+      ['c', null],
+      ['b', 'triage'],
+      ['a', 'triage'],
+    ]);
+    expect(s.list({ view: 'triage' }).data.map((r) => r.id)).toEqual(['b', 'a']);
+    expect(s.list({ view: null }).data.map((r) => r.id)).toEqual(['c']);
+    expect(s.list({ status: 'refused' }).data.map((r) => r.id)).toEqual(['d', 'a']);
+    expect(s.list({ status: 'refused', view: 'triage' }).data).toEqual([
+      {
+        id: 'a',
+        threadId: 't',
+        server: 'srv',
+        environmentId: null,
+        tool: 'rm',
+        arguments: { path: '/x', password: '[REDACTED]' },
+        view: 'triage',
+        status: 'refused',
+        result: null,
+        resultTruncated: false,
+        error: 'tool `rm` is not in view `triage`',
+        startedAt: 1,
+        durationMs: 0,
+      },
+    ]);
+    s.close();
+  });
+
   it('keeps at most maxEntries calls, pruning the oldest', () => {
     const s = store({ maxEntries: 50 });
     for (let i = 0; i < 250; i++) record(s, i);

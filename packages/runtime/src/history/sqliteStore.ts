@@ -66,6 +66,7 @@ const WARM_UP_RECORD: StartedRecord = {
   tool: 't',
   arguments: { message: 'm' },
   startedAt: 0,
+  view: null,
 };
 const WARM_UP_OUTCOME: Outcome = {
   status: 'completed',
@@ -177,6 +178,7 @@ export class SqliteHistoryStore implements HistorySink {
       arguments:
         args === undefined || args === null ? null : JSON.stringify(this.redactor.value(args)),
       startedAt: record.startedAt,
+      view: record.view ?? null,
     });
   }
 

@@ -1,10 +1,13 @@
 /**
  * One recorded tool call, as stored and as listed. `status` is `inProgress` while the call runs
  * (a process killed mid-call leaves it so), then `completed`, `failed` (an error, or
- * `isError: true` with the result kept) or `cancelled`.
+ * `isError: true` with the result kept) or `cancelled`. A `refused` call never reached a server
+ * (the session's view does not include the tool): its `error` is the refusal text, its
+ * `durationMs` 0 and its `result` null. `view` is the view the call was made through (null:
+ * none; records written before views existed read as null).
  */
 
-export type ToolCallStatus = 'inProgress' | 'completed' | 'failed' | 'cancelled';
+export type ToolCallStatus = 'inProgress' | 'completed' | 'failed' | 'cancelled' | 'refused';
 
 export interface ToolCallRecord {
   readonly id: string;
@@ -15,6 +18,8 @@ export interface ToolCallRecord {
   readonly tool: string;
   /** Arguments with redacted keys replaced; null when the call had none. */
   readonly arguments: unknown;
+  /** The view the call was made through; null when the session runs under none. */
+  readonly view: string | null;
   readonly status: ToolCallStatus;
   /** The result as stored (may be a truncated preview, see `resultTruncated`). */
   readonly result: unknown;
@@ -32,6 +37,8 @@ export interface HistoryQuery {
   readonly server?: string;
   /** `null` selects thread-wide registrations only. */
   readonly environmentId?: string | null;
+  /** Only calls made through this view; `null` selects calls made through none. */
+  readonly view?: string | null;
   readonly status?: ToolCallStatus;
   /** Inclusive lower bound on `startedAt` (epoch ms). */
   readonly since?: number;
@@ -48,11 +55,18 @@ export interface HistoryPage {
   readonly nextCursor: string | null;
 }
 
+/**
+ * A call's start record as a sink receives it. `view` may be left out (recorded as null): a
+ * session's calls always set it (manager/callTracker.ts), other writers need not.
+ */
+export type ToolCallStartRecord = Omit<
+  ToolCallRecord,
+  'status' | 'result' | 'resultTruncated' | 'error' | 'durationMs' | 'view'
+> & { readonly view?: string | null };
+
 /** Where a session records its tool calls. */
 export interface HistorySink {
-  started(
-    record: Omit<ToolCallRecord, 'status' | 'result' | 'resultTruncated' | 'error' | 'durationMs'>,
-  ): void;
+  started(record: ToolCallStartRecord): void;
   finished(
     id: string,
     outcome: {
@@ -68,9 +82,7 @@ export interface HistorySink {
    * resolves once written (a failed write is a warning, never a rejection). Callers must wait for
    * it before announcing the call.
    */
-  startedBatched?(
-    record: Omit<ToolCallRecord, 'status' | 'result' | 'resultTruncated' | 'error' | 'durationMs'>,
-  ): Promise<void>;
+  startedBatched?(record: ToolCallStartRecord): Promise<void>;
   /**
    * Like `finished`, written in one journal write with every other call finishing in the same
    * tick; resolves once written (a failed write is a warning, never a rejection). Callers must

@@ -1,6 +1,7 @@
 // ToolCallTracker with the real history store (ADR 0009, ADR 0017): every event of a call is
 // emitted only once the record it announces is on disk, read back from the journal by a second
-// store as another process would; events keep their order (started, progress, completed).
+// store as another process would; events keep their order (started, progress, completed). A
+// call's view travels on its events and record; a refused call is one record, no event.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -145,6 +146,110 @@ describe('ToolCallTracker with the SQLite history', () => {
       `completed ${b}: completed`,
     ]);
     store.close();
+  });
+});
+
+describe('views in the tracker', () => {
+  it('carries the view on events and the history record (null when none)', async () => {
+    const { store } = setup();
+    const events: { kind: string; id: string; view: string | null | undefined }[] = [];
+    const tracker = new ToolCallTracker('thread-1', store, {
+      started: (e) => events.push({ kind: 'started', id: e.id, view: e.view }),
+      progress: () => undefined,
+      completed: (e) => events.push({ kind: 'completed', id: e.id, view: e.view }),
+    });
+    await tracker.begin(scope, { tool: 'echo', callId: 'v', view: 'triage' }).finish({}, null);
+    await tracker.begin(scope, { tool: 'echo', callId: 'n' }).finish({}, null);
+    expect(events).toEqual([
+      { kind: 'started', id: 'v', view: 'triage' },
+      { kind: 'completed', id: 'v', view: 'triage' },
+      { kind: 'started', id: 'n', view: null },
+      { kind: 'completed', id: 'n', view: null },
+    ]);
+    expect(store.list().data.map((r) => [r.id, r.view])).toEqual([
+      ['n', null],
+      ['v', 'triage'],
+    ]);
+    store.close();
+  });
+
+  it('records a refused call (redacted arguments, 0 ms) in one write, without events', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'mcprt-tracker-')), 'history.sqlite');
+    const store = new SqliteHistoryStore(file, { redactKeys: ['pin'], maxResultBytes: 1000 });
+    const events: string[] = [];
+    const tracker = new ToolCallTracker('thread-r', store, {
+      started: () => events.push('started'),
+      progress: () => events.push('progress'),
+      completed: () => events.push('completed'),
+    });
+    const append = vi.spyOn(HistoryJournal.prototype, 'append');
+    const before = Date.now();
+    tracker.refused({
+      server: 'files',
+      environmentId: 'alpha',
+      tool: 'rm',
+      arguments: {
+        path: '/etc',
+        pin: '1234',
+        auth: { token: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789' },
+      },
+      view: 'triage',
+      error: 'tool `rm` of `files@alpha` is not in view `triage`',
+    });
+    tracker.refused({
+      server: 'files',
+      environmentId: null,
+      tool: 'ls',
+      view: null,
+      error: 'refused',
+      callId: 'call_given',
+    });
+    expect(append).toHaveBeenCalledTimes(2); // each call's start and finish: one write
+    expect(append.mock.calls[0]![0].split('\n').filter(Boolean)).toHaveLength(2);
+    expect(append.mock.calls.join('')).not.toMatch(/1234|ghp_/);
+    expect(events).toEqual([]);
+    expect(tracker.inFlight).toBe(0);
+    const [given, rm] = store.list().data;
+    expect(given).toMatchObject({ id: 'call_given', view: null, arguments: null, tool: 'ls' });
+    expect(rm).toEqual({
+      id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-7/) as unknown,
+      threadId: 'thread-r',
+      server: 'files',
+      environmentId: 'alpha',
+      tool: 'rm',
+      arguments: { path: '/etc', pin: '[REDACTED]', auth: '[REDACTED]' },
+      view: 'triage',
+      status: 'refused',
+      result: null,
+      resultTruncated: false,
+      error: 'tool `rm` of `files@alpha` is not in view `triage`',
+      startedAt: expect.any(Number) as unknown,
+      durationMs: 0,
+    });
+    expect(rm!.startedAt).toBeGreaterThanOrEqual(before);
+    store.close();
+  });
+
+  it('records nothing without a history, and warns (never throws) when the write fails', () => {
+    const events: string[] = [];
+    const emitter = {
+      started: () => events.push('started'),
+      progress: () => undefined,
+      completed: () => events.push('completed'),
+    };
+    const refusal = { server: 's', environmentId: null, tool: 't', view: 'v', error: 'no' };
+    expect(() => new ToolCallTracker('t', null, emitter).refused(refusal)).not.toThrow();
+
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    const failing = {
+      started: () => {
+        throw new Error('disk full');
+      },
+      finished: () => undefined,
+    };
+    expect(() => new ToolCallTracker('t', failing, emitter).refused(refusal)).not.toThrow();
+    expect(warn).toHaveBeenCalledWith('mcprt: could not record tool call in history: disk full');
+    expect(events).toEqual([]);
   });
 });
 

@@ -1,10 +1,10 @@
 /**
  * Per-call bookkeeping of a session: call ids, start/progress/completion events, the history
  * record (its start — and a new call id — made once the request is on its way — `record` — and
- * its end at completion;
- * written as ADR 0022 says), and Codex's `_meta` rule (an
- * object gets `threadId` set — a client's value is overwritten; a non-object is forwarded
- * untouched; absent becomes `{threadId}`).
+ * its end at completion, written as ADR 0022 says; both carry the view the call was made
+ * through), the record of a call a view refused (`refused`), and Codex's `_meta` rule (an object
+ * gets `threadId` set — a client's value is overwritten; a non-object is forwarded untouched;
+ * absent becomes `{threadId}`).
  *
  * A call's bookkeeping is one `TrackedCall` object, not a set of closures made per call (ADR
  * 0023): at 50 warm-up calls the call path runs mostly in V8's interpreter, where every closure
@@ -16,6 +16,7 @@ import type { Mutable } from '@mcprt/base';
 import type { CallSignal } from '../connection/callCancel.js';
 import type { HistorySink } from '../history/types.js';
 import type { RegistrationScope } from '../scope.js';
+import type { RefusedCallRequest } from './calls.js';
 import { newCallId } from './callId.js';
 import type { ToolCallCompleted, ToolCallProgress, ToolCallStarted } from './toolCallEvents.js';
 
@@ -98,7 +99,12 @@ export class ToolCallTracker {
 
   begin(
     scope: RegistrationScope,
-    request: { tool: string; arguments?: Record<string, unknown>; callId?: string },
+    request: {
+      tool: string;
+      arguments?: Record<string, unknown>;
+      callId?: string;
+      view?: string | undefined;
+    },
   ): ActiveCall {
     const started: Mutable<ToolCallStarted> = {
       // A new id is made by `record`, once the request is on its way (nothing reads it before).
@@ -110,9 +116,44 @@ export class ToolCallTracker {
       tool: request.tool,
       arguments: request.arguments ?? null,
       startedAt: Date.now(),
+      // Also the history record's (the start record is this object).
+      view: request.view ?? null,
     };
     this.inFlight += 1;
     return new TrackedCall(this, started, request.callId === undefined);
+  }
+
+  /**
+   * Record a call that never reached a server (its view does not include the tool): one start
+   * and one finish record (status `refused`, `durationMs` 0 — it took no time on any server,
+   * `result` null, `error` the refusal text), written together with the history's next write.
+   * No event is emitted. Without a history nothing happens; a failed write is a warning.
+   */
+  refused(request: RefusedCallRequest): void {
+    const history = this.history;
+    if (history === null) return;
+    const startedAt = Date.now();
+    const id = request.callId ?? newCallId(startedAt);
+    try {
+      history.started({
+        id,
+        threadId: this.threadId,
+        server: request.server,
+        environmentId: request.environmentId,
+        tool: request.tool,
+        arguments: request.arguments ?? null,
+        startedAt,
+        view: request.view,
+      });
+      history.finished(id, {
+        status: 'refused',
+        result: null,
+        error: request.error,
+        durationMs: 0,
+      });
+    } catch (error) {
+      historyFailed(error);
+    }
   }
 }
 
@@ -248,6 +289,7 @@ class TrackedCall implements ActiveCall {
       tool: started.tool,
       arguments: started.arguments,
       startedAt: started.startedAt,
+      view: started.view ?? null,
       status,
       result,
       error,

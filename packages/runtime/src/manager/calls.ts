@@ -1,10 +1,11 @@
 /**
  * Requests a session sends to its servers: tool calls — routed, filtered by the tool policy,
  * given the thread's sandbox authority as it was when the call was issued (or the host's own for
- * that call), recorded (events and history), retried once on a fresh HTTP session when the server
- * lost ours, and failed with texts that name the registration (and why a server that died under
- * a call ended) — resource reads, prompts, SEP-2640 skills, and live listings of resources,
- * templates and prompts across registrations.
+ * that call), recorded (events and history, with the view it was made through; a call a view
+ * refused is recorded without contacting a server), retried once on a fresh HTTP session when
+ * the server lost ours, and failed with texts that name the registration (and why a server that
+ * died under a call ended) — resource reads, prompts, SEP-2640 skills, and live listings of
+ * resources, templates and prompts across registrations.
  */
 
 import type { Mutable } from '@mcprt/base';
@@ -21,7 +22,7 @@ import type {
 import { McpRequestError } from '../connection/requestErrors.js';
 import { RequestFailedError, ToolDisabledError, UnknownServerError } from '../errors.js';
 import type { HistorySink } from '../history/types.js';
-import { isToolEnabled } from '../inventory/toolFilter.js';
+import { toolFilterReason } from '../inventory/toolFilter.js';
 import type { SandboxAuthority, SessionSandbox } from '../sandbox/sessionSandbox.js';
 import { NEEDS_LAUNCHER, sandboxTarget } from '../sandbox/sessionSandbox.js';
 import type { RegistrationScope } from '../scope.js';
@@ -54,6 +55,30 @@ export interface ToolCallRequest {
    */
   readonly sandboxAuthority?: SandboxAuthority;
   readonly onProgress?: (progress: ProgressUpdate) => void;
+  /**
+   * The view the call is made through, recorded on its history record and events (absent: none).
+   * Recording only: which tools a view allows is decided before the call gets here.
+   */
+  readonly view?: string;
+}
+
+/**
+ * A call refused before it reached any server (the session's view does not include the tool):
+ * `recordRefusedCall` writes it to the history with status `refused`.
+ */
+export interface RefusedCallRequest {
+  readonly server: string;
+  /** The registration scope's environment (null: thread-wide). */
+  readonly environmentId: string | null;
+  readonly tool: string;
+  /** Redacted as any call's arguments before they are stored. */
+  readonly arguments?: unknown;
+  /** The view that refused the call (null: none). */
+  readonly view: string | null;
+  /** Why it was refused: the text stored as the record's `error`. */
+  readonly error: string;
+  /** The record's id (default: a fresh time-ordered UUID, manager/callId.ts). */
+  readonly callId?: string;
 }
 
 export interface PromptRequest {
@@ -116,7 +141,8 @@ export class SessionCalls {
     const { reg } = target;
     let connection = target.connection;
     const config = reg.config ?? connection.config;
-    if (!isToolEnabled(config, request.tool)) throw new ToolDisabledError(request.tool, reg.label);
+    const disabled = toolFilterReason(config, request.tool);
+    if (disabled !== null) throw new ToolDisabledError(request.tool, reg.label, disabled);
     const call = this.tracker.begin(reg.scope, request);
     try {
       const sandbox = sandboxTarget(config, connection.capabilities);
@@ -162,6 +188,11 @@ export class SessionCalls {
       if (written !== undefined) await written;
       throw failure;
     }
+  }
+
+  /** Record a call refused without contacting any server (history status `refused`). */
+  recordRefusedCall(request: RefusedCallRequest): void {
+    this.tracker.refused(request);
   }
 
   /** A tool by its model-visible name (`mcp__server__tool`), from the session's inventory. */

@@ -13,13 +13,17 @@ import { randomUUID } from 'node:crypto';
 import type { McprtConfig } from '../config/types.js';
 import type { ElicitationHandler, ElicitationRequest } from '../elicitation/types.js';
 import type { EnvironmentRegistry } from '../environments/registry.js';
-import { ServerUnavailableError, SessionClosedError } from '../errors.js';
+import { ServerUnavailableError, SessionClosedError, ToolNotInViewError } from '../errors.js';
+import type { CallToolResult } from '../connection/mcpTypes.js';
 import type { InventoryTool } from '../inventory/inventory.js';
 import { SessionSandbox } from '../sandbox/sessionSandbox.js';
 import type { RegistrationScope } from '../scope.js';
+import { scopeLabel } from '../scope.js';
+import { SessionViews } from '../views/sessionViews.js';
+import type { ToolView } from '../views/toolView.js';
 import { primeCallPath } from './callPathWarmUp.js';
 import { ElicitationRelay } from './elicitations.js';
-import type { SessionCalls } from './calls.js';
+import type { SessionCalls, ToolCallRequest } from './calls.js';
 import type { RegistrationSet } from './registrationSet.js';
 import type { Router } from './router.js';
 import { assembleSession } from './sessionParts.js';
@@ -38,6 +42,9 @@ export class Session extends SessionRequests {
   protected readonly calls: SessionCalls;
   private readonly elicitations: ElicitationRelay;
   private readonly sandbox: SessionSandbox;
+  private readonly views: SessionViews;
+  /** The view the session runs under (null: the whole inventory); calls outside it are refused. */
+  readonly view: string | null;
   private closed = false;
 
   constructor(
@@ -57,6 +64,9 @@ export class Session extends SessionRequests {
         cwd: registry.get(id)?.defaultCwd ?? cwd,
       }));
     this.environments = environments;
+    // An unknown or invalid view is refused before anything starts.
+    this.views = new SessionViews(config, options.view ?? null);
+    this.view = this.views.view;
     this.elicitations = new ElicitationRelay(threadId, options.onElicitation ?? null);
     this.sandbox = new SessionSandbox(options.sandboxState, config.sandboxLauncher);
     ({
@@ -175,6 +185,60 @@ export class Session extends SessionRequests {
   }
 
   /**
+   * The session's tools as a model sees them through a view (default: the session's own; null:
+   * the whole inventory): names, overrides, search and token costs (docs/tool-shaping.md).
+   * Throws `UnknownViewError` for a name config.toml does not define.
+   */
+  toolView(name: string | null = this.view): ToolView {
+    return this.views.toolView(this.tools(), name);
+  }
+
+  /**
+   * Call a tool of one registration; under a view, a tool outside it is refused (recorded in the
+   * history as refused) and the call is recorded with the view's name.
+   */
+  override callTool(request: ToolCallRequest): Promise<CallToolResult> {
+    const view = this.view;
+    if (view === null) return this.calls.callTool(request);
+    try {
+      const scope = this.resolve(request.server, request.environmentId);
+      if (!this.views.selection().includes(scope, request.tool)) {
+        const error = new ToolNotInViewError(request.tool, scopeLabel(scope), view);
+        this.recordRefusedCall({
+          server: scope.name,
+          environmentId: scope.environmentId,
+          tool: request.tool,
+          ...(request.arguments !== undefined ? { arguments: request.arguments } : {}),
+          view,
+          error: error.message,
+        });
+        return Promise.reject(error);
+      }
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+    return this.calls.callTool(request.view === view ? request : { ...request, view });
+  }
+
+  /** Call a tool by its model-visible name; under a view, as `callTool`. */
+  override callModelTool(
+    modelName: string,
+    args?: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<CallToolResult> {
+    if (this.view === null) return this.calls.callModelTool(modelName, args, signal);
+    const entry = this.registrations.inventory().findByModelName(modelName);
+    if (entry === undefined) return this.calls.callModelTool(modelName, args, signal);
+    return this.callTool({
+      server: entry.scope.name,
+      environmentId: entry.scope.environmentId,
+      tool: entry.tool.name,
+      ...(args !== undefined ? { arguments: args } : {}),
+      ...(signal !== undefined ? { signal } : {}),
+    });
+  }
+
+  /**
    * Apply a new config: unchanged registrations keep their process (their tool policy is
    * updated in place), changed ones restart, removed ones stop with a status update, new ones
    * start.
@@ -182,6 +246,7 @@ export class Session extends SessionRequests {
   async applyConfig(config: McprtConfig, registry: EnvironmentRegistry): Promise<void> {
     if (this.closed) throw new SessionClosedError(this.threadId);
     this.sandbox.setLauncherSetting(config.sandboxLauncher);
+    this.views.setConfig(config);
     await this.registrations.apply(config, registry);
   }
 

@@ -17,6 +17,7 @@ import type { SkillFile, SkillFileRequest, SkillListing } from '../skills/types.
 import type {
   LiveListing,
   PromptRequest,
+  RefusedCallRequest,
   ResourceFilter,
   ResourceReadRequest,
   SessionCalls,
@@ -36,6 +37,15 @@ export abstract class SessionRequests extends EventEmitter<SessionEvents> {
    */
   callTool(request: ToolCallRequest): Promise<CallToolResult> {
     return this.calls.callTool(request);
+  }
+
+  /**
+   * Record in the history a call refused without contacting any server (the session's view does
+   * not include the tool): status `refused`, `durationMs` 0, `error` the refusal text, arguments
+   * redacted as any call's. Emits no event; does nothing when history is disabled.
+   */
+  recordRefusedCall(request: RefusedCallRequest): void {
+    this.calls.recordRefusedCall(request);
   }
 
   /** Call a tool by its model-visible name (`mcp__server__tool`). */

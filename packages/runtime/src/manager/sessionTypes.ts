@@ -41,6 +41,12 @@ export interface SessionOptions {
    * `setSandboxState`.
    */
   readonly sandboxState?: unknown;
+  /**
+   * A `[views.NAME]` of config.toml: tool calls outside it are refused (and recorded as refused),
+   * calls are recorded with its name, and `toolView()` defaults to it (docs/tool-shaping.md).
+   * An unknown or invalid view throws `UnknownViewError`.
+   */
+  readonly view?: string | null;
 }
 
 export interface SessionEvents {

@@ -1,7 +1,9 @@
 /**
  * Tool-call lifecycle events a session emits (the app-server turns them into Codex's
  * `item/started`, `item/mcpToolCall/progress` and `item/completed`; history records them).
- * Every event carries the registration scope, so environment identity travels with the call.
+ * Every event carries the registration scope, so environment identity travels with the call,
+ * and the view the call was made through. A refused call (history status `refused`, never sent)
+ * emits no event.
  */
 
 import type { ToolCallStatus } from '../history/types.js';
@@ -16,6 +18,11 @@ export interface ToolCallStarted {
   readonly tool: string;
   readonly arguments: Record<string, unknown> | null;
   readonly startedAt: number;
+  /**
+   * The view the call was made through (`ToolCallRequest.view`), null when none. A session's
+   * events always carry it; optional for events made elsewhere.
+   */
+  readonly view?: string | null;
 }
 
 export interface ToolCallProgress {
@@ -28,7 +35,7 @@ export interface ToolCallProgress {
 }
 
 export interface ToolCallCompleted extends ToolCallStarted {
-  readonly status: Exclude<ToolCallStatus, 'inProgress'>;
+  readonly status: Exclude<ToolCallStatus, 'inProgress' | 'refused'>;
   /** The full MCP result (also for `isError: true`); null when the call threw. */
   readonly result: Record<string, unknown> | null;
   readonly error: string | null;

@@ -1,0 +1,77 @@
+/**
+ * The validated shape of `[views.NAME]` and `[serve]` (docs/tool-shaping.md): named selections of
+ * the runtime's tool inventory, how their tools are named, and when an agent gets tool search
+ * instead of every definition. Parsing and validation live in `views.ts`; `views/` applies them.
+ */
+
+import type { ConfigLocation } from './types.js';
+
+/** `tool_search`: `auto` searches once the view's definitions pass the threshold. */
+export type ToolSearchMode = 'auto' | 'always' | 'off';
+
+export const TOOL_SEARCH_MODES: readonly ToolSearchMode[] = ['auto', 'always', 'off'];
+
+/**
+ * `tool_prefix`: `always` names every tool `<environment>__<server>__<tool>` (thread-wide:
+ * `<server>__<tool>`), each name a function of its own tool only, so adding an environment or a
+ * server renames nothing; `conditional` gives the shortest unique name (`<tool>`, then
+ * `<server>__<tool>`, then the `always` name).
+ */
+export type ToolPrefixMode = 'always' | 'conditional';
+
+export const TOOL_PREFIX_MODES: readonly ToolPrefixMode[] = ['always', 'conditional'];
+
+/** Default `include`: `*` for the environment, the server and the tool — every tool. */
+export const DEFAULT_VIEW_INCLUDE: readonly string[] = ['*/*/*'];
+
+/** Default `tool_search_threshold_tokens`. */
+export const DEFAULT_TOOL_SEARCH_THRESHOLD_TOKENS = 10_000;
+
+/** `[views.NAME.tools."<environment>/<server>/<tool>"]`: what the model sees of one tool. */
+export interface ViewToolOverride {
+  /** `name`: the model-visible name (`[A-Za-z0-9_-]{1,64}`). */
+  readonly name: string | null;
+  readonly title: string | null;
+  readonly description: string | null;
+  /** Merged over the server's own annotations. */
+  readonly annotations: Readonly<Record<string, unknown>> | null;
+  readonly location: ConfigLocation;
+}
+
+export interface ViewConfig {
+  readonly name: string;
+  /**
+   * Patterns over `<environment>/<server>/<tool>` (`-` is the thread-wide scope; `*` and `?` are
+   * wildcards; the tool part may itself hold `/`). Default: every tool
+   * ({@link DEFAULT_VIEW_INCLUDE}).
+   */
+  readonly include: readonly string[];
+  readonly exclude: readonly string[];
+  readonly toolSearch: ToolSearchMode;
+  readonly toolSearchThresholdTokens: number;
+  /** Patterns (as `include`) of tools listed even when search is on. */
+  readonly alwaysLoad: readonly string[];
+  /** null: the gateway's `[serve] tool_prefix`, else the runtime's default names. */
+  readonly toolPrefix: ToolPrefixMode | null;
+  /** Keyed by the exact `<environment>/<server>/<tool>` path. */
+  readonly tools: Readonly<Record<string, ViewToolOverride>>;
+  readonly location: ConfigLocation;
+}
+
+/** A view table that failed validation: `--view NAME` is refused with this error. */
+export interface InvalidViewConfig {
+  readonly name: string;
+  /** `file:line:column: keyPath: problem` of its first error. */
+  readonly error: string;
+  readonly location: ConfigLocation;
+}
+
+/** `[serve]`: defaults of `mcprt serve`. */
+export interface ServeConfig {
+  /** `view`: the view `mcprt serve` uses without `--view` (null: the whole inventory). */
+  readonly view: string | null;
+  /** `tool_prefix` for the whole inventory and for views that set none (null: default names). */
+  readonly toolPrefix: ToolPrefixMode | null;
+}
+
+export const DEFAULT_SERVE_CONFIG: ServeConfig = { view: null, toolPrefix: null };

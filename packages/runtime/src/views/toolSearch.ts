@@ -1,0 +1,550 @@
+/**
+ * The tool search index behind `search_tools` (docs/tool-shaping.md): BM25 ranking (MiniSearch)
+ * over what a model would read to pick a tool — its name split into words, title, description,
+ * parameter names and descriptions — and over where it runs — server name, environment id and the
+ * environment's `description` — so "run the tests on buildbox" ranks buildbox's test tool above
+ * same-named tools elsewhere. Words are stemmed and folded through a small thesaurus
+ * (searchTerms.ts). One index describes one fixed set of tools: it is immutable, build a new one
+ * when the set changes.
+ *
+ * Two MiniSearch indexes, one of distinct definitions and one of distinct locations: the same
+ * server in ten environments lists the same definitions ten times, and indexing each copy would
+ * make build and search time grow with the copies (and count a word's copies as commonness). A
+ * tool's score is its definition's BM25 plus its location's, times the number of query words the
+ * two match together (MiniSearch's own coordination factor); whole definitions whose best possible
+ * tool cannot reach the k-th score are skipped. Words naming the tool's own server or environment
+ * — in a prefixed name (`buildbox__shell__run_tests`) or a view's label (`[shell@buildbox] …`) —
+ * count for its location only, not a second time in its definition.
+ *
+ * Ranking parameters were chosen on the retrieval eval (`npm run eval:search`), whose landscape is
+ * flat around them; fuzzy matching is off (at 10,000 tools it doubled search time and moved the
+ * eval's ranks as often down as up: a model's queries have few typos).
+ */
+
+import MiniSearch from 'minisearch';
+import type { SearchOptions } from 'minisearch';
+
+import { normalizeTerm, RELATED_WEIGHT, relatedTerms, tokenize } from './searchTerms.js';
+
+export interface SearchableTool {
+  /** The model-visible name (what `call_tool` takes). */
+  readonly name: string;
+  readonly server: string;
+  /** null: the thread-wide scope. */
+  readonly environmentId: string | null;
+  /** The environment's `description` config key. */
+  readonly environmentDescription: string | null;
+  /** The definition as listed (a view's location label on it is recognised, see above). */
+  readonly tool: {
+    readonly name: string;
+    readonly title?: unknown;
+    readonly description?: unknown;
+    readonly inputSchema?: unknown;
+    readonly annotations?: unknown;
+  };
+}
+
+export interface ToolSearchHit {
+  readonly name: string;
+  readonly server: string;
+  readonly environmentId: string | null;
+  /** The description (without a view's location label), cut near {@link HIT_DESCRIPTION_CHARS}. */
+  readonly description: string;
+  /** Relevance (higher is better), rounded to 6 decimals; comparable within one search only. */
+  readonly score: number;
+}
+
+export const DEFAULT_SEARCH_LIMIT = 8;
+export const MAX_SEARCH_LIMIT = 50;
+/** A hit's description is cut at a word near this many characters (get_tool_details: all). */
+export const HIT_DESCRIPTION_CHARS = 200;
+
+/** Field boosts: a word of the tool's name or of its place says more than one of a description. */
+const DEFINITION_BOOST = { name: 2, title: 1, description: 1, params: 0.5 };
+const LOCATION_BOOST = { server: 2, environment: 3, place: 1.5 };
+/** Prefix matching from this many characters on ("dir" would match too much). */
+const PREFIX_MIN_CHARS = 4;
+const PREFIX_WEIGHT = 0.5;
+
+type DefinitionField = keyof typeof DEFINITION_BOOST;
+type LocationField = keyof typeof LOCATION_BOOST;
+type Doc<F extends string> = { readonly id: number } & Readonly<Record<F, string>>;
+
+/** Normalized words, as MiniSearch gets them (space-separated), and a short key for them. */
+interface Part {
+  readonly key: string;
+  readonly joined: string;
+}
+
+/** The words of one distinct text. */
+interface TextWords extends Part {
+  readonly terms: readonly string[];
+  readonly set: ReadonlySet<string>;
+}
+
+/** The words naming a location's server and environment (`key`: them, joined). */
+interface OwnWords {
+  readonly words: readonly string[];
+  readonly key: string;
+}
+
+/**
+ * Per build: the words of each distinct text, split once however often the text repeats, and
+ * short keys for them, so that telling two definitions apart never compares their whole texts.
+ */
+class Words {
+  private readonly texts = new Map<string, TextWords>();
+  private readonly words = new Map<string, string | null>();
+  private readonly params = new WeakMap<object, string>();
+  private readonly parts = new Map<string, Part>();
+  private readonly joined = new Map<string, number>();
+
+  of(text: string): TextWords {
+    let entry = this.texts.get(text);
+    if (entry === undefined) {
+      const terms: string[] = [];
+      for (const word of tokenize(text)) {
+        let term = this.words.get(word);
+        if (term === undefined) {
+          term = normalizeTerm(word);
+          this.words.set(word, term);
+        }
+        if (term !== null) terms.push(term);
+      }
+      const key = `${this.texts.size}`;
+      entry = { key, terms, set: new Set(terms), joined: terms.join(' ') };
+      this.texts.set(text, entry);
+    }
+    return entry;
+  }
+
+  /** The words of `text` but a location's own. */
+  without(text: TextWords, own: OwnWords): Part {
+    if (!own.words.some((w) => text.set.has(w))) return text;
+    return this.part(`${text.key}/${own.key}`, text.terms, own);
+  }
+
+  /**
+   * The words of a tool's name but its location's own. A name prefixed with its environment and
+   * server (`env__server__tool`, `server__tool`) is looked up without them, so the tool part is
+   * split once per build however many environments list it.
+   */
+  name(t: SearchableTool, own: OwnWords): Part {
+    let rest = t.name;
+    const env = t.environmentId;
+    if (env !== null && rest.startsWith(`${env}__`)) rest = rest.slice(env.length + 2);
+    if (rest.startsWith(`${t.server}__`)) rest = rest.slice(t.server.length + 2);
+    if (rest !== t.tool.name && t.name !== t.tool.name) rest = `${rest} ${t.tool.name}`;
+    return this.without(this.of(rest), own);
+  }
+
+  private part(key: string, terms: readonly string[], own: OwnWords): Part {
+    let part = this.parts.get(key);
+    if (part === undefined) {
+      // Keyed by content: `list_directory` of every environment is one definition.
+      const joined = terms.filter((t) => !own.words.includes(t)).join(' ');
+      let id = this.joined.get(joined);
+      if (id === undefined) {
+        id = this.joined.size;
+        this.joined.set(joined, id);
+      }
+      part = { key: `p${id}`, joined };
+      this.parts.set(key, part);
+    }
+    return part;
+  }
+
+  /** Parameter text of an input schema (the same schema object is walked once). */
+  paramsOf(schema: unknown): string {
+    if (typeof schema !== 'object' || schema === null) return '';
+    let value = this.params.get(schema);
+    if (value === undefined) {
+      value = paramText(schema);
+      this.params.set(schema, value);
+    }
+    return value;
+  }
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+/**
+ * Parameter names, titles, descriptions and string enum values from `inputSchema.properties`,
+ * and one level further (an object property's properties, an array's item properties).
+ */
+function paramText(schema: unknown): string {
+  const parts: string[] = [];
+  const walk = (properties: unknown, depth: number): void => {
+    const props = record(properties);
+    if (props === undefined) return;
+    for (const [key, raw] of Object.entries(props)) {
+      parts.push(key);
+      const prop = record(raw);
+      if (prop === undefined) continue;
+      parts.push(text(prop['title']), text(prop['description']));
+      if (Array.isArray(prop['enum'])) {
+        for (const v of prop['enum']) if (typeof v === 'string') parts.push(v);
+      }
+      if (depth === 0) {
+        walk(prop['properties'], 1);
+        walk(record(prop['items'])?.['properties'], 1);
+      }
+    }
+  };
+  walk(record(schema)?.['properties'], 0);
+  return parts.join(' ');
+}
+
+/** `server@env` (thread-wide: `server`), as views label titles and descriptions. */
+function locationLabel(t: SearchableTool): string {
+  return t.environmentId === null ? t.server : `${t.server}@${t.environmentId}`;
+}
+
+/** A description without a leading `[server@env]` label of its own location. */
+function unlabelledDescription(t: SearchableTool): string {
+  const description = text(t.tool.description);
+  const label = `[${locationLabel(t)}]`;
+  return description.startsWith(label) ? description.slice(label.length).trimStart() : description;
+}
+
+/** A title without a trailing ` (server@env)` label of its own location. */
+function unlabelledTitle(t: SearchableTool): string {
+  const title = text(t.tool.title);
+  const label = ` (${locationLabel(t)})`;
+  return title.endsWith(label) ? title.slice(0, -label.length) : title;
+}
+
+function newIndex<F extends string>(
+  fields: readonly F[],
+  boost: Record<F, number>,
+): MiniSearch<Doc<F>> {
+  return new MiniSearch<Doc<F>>({
+    fields: [...fields],
+    storeFields: [],
+    // Documents hold normalized words already.
+    tokenize: (s) => s.split(' '),
+    processTerm: (t) => t || null,
+    searchOptions: {
+      boost,
+      prefix: (term) => term.length >= PREFIX_MIN_CHARS,
+      fuzzy: false,
+      weights: { prefix: PREFIX_WEIGHT, fuzzy: 0.45 },
+    },
+  });
+}
+
+/** Scores equal to 6 decimals are ties (then the name decides), so order never rests on ulps. */
+const round6 = (x: number): number => Math.round(x * 1e6) / 1e6;
+
+export class ToolSearchIndex {
+  private readonly definitionScores: Scores;
+  private readonly locationScores: Scores;
+  private stamp = 0;
+
+  private constructor(
+    private readonly tools: readonly SearchableTool[],
+    private readonly definitionOf: Int32Array,
+    private readonly locationOf: Int32Array,
+    private readonly byDefinition: readonly number[][],
+    private readonly byLocation: readonly number[][],
+    private readonly definitions: MiniSearch<Doc<DefinitionField>>,
+    private readonly locations: MiniSearch<Doc<LocationField>>,
+  ) {
+    this.definitionScores = new Scores(byDefinition.length);
+    this.locationScores = new Scores(byLocation.length);
+  }
+
+  /** Index `tools` (the view's full set; each is found by its `name`). */
+  static build(tools: readonly SearchableTool[]): ToolSearchIndex {
+    const words = new Words();
+    const definitionIds = new Map<string, number>();
+    const locationIds = new Map<string, number>();
+    const definitionDocs: Doc<DefinitionField>[] = [];
+    const locationDocs: Doc<LocationField>[] = [];
+    const byDefinition: number[][] = [];
+    const byLocation: number[][] = [];
+    const definitionOf = new Int32Array(tools.length);
+    const locationOf = new Int32Array(tools.length);
+    /** Per location: the words naming its server and environment. */
+    const ownWords: OwnWords[] = [];
+
+    for (let i = 0; i < tools.length; i++) {
+      const t = tools[i]!;
+      const envDescription = t.environmentDescription ?? '';
+      const locationKey = `${t.server}\u0000${t.environmentId ?? ''}\u0000${envDescription}`;
+      let location = locationIds.get(locationKey);
+      if (location === undefined) {
+        location = locationDocs.length;
+        locationIds.set(locationKey, location);
+        const server = words.of(t.server);
+        const environment = words.of(t.environmentId ?? '');
+        const own = [...new Set([...server.terms, ...environment.terms])];
+        ownWords.push({ words: own, key: own.join(' ') });
+        locationDocs.push({
+          id: location,
+          server: server.joined,
+          environment: environment.joined,
+          place: words.of(envDescription).joined,
+        });
+        byLocation.push([]);
+      }
+      const own = ownWords[location]!;
+      const annotationTitle = text(record(t.tool.annotations)?.['title']);
+      const title = unlabelledTitle(t);
+      const parts = [
+        words.name(t, own),
+        words.without(
+          words.of(
+            annotationTitle === '' || annotationTitle === title
+              ? title
+              : `${title} ${annotationTitle}`,
+          ),
+          own,
+        ),
+        words.without(words.of(unlabelledDescription(t)), own),
+        words.of(words.paramsOf(t.tool.inputSchema)),
+      ] as const;
+      const definitionKey = `${parts[0].key} ${parts[1].key} ${parts[2].key} ${parts[3].key}`;
+      let definition = definitionIds.get(definitionKey);
+      if (definition === undefined) {
+        definition = definitionDocs.length;
+        definitionIds.set(definitionKey, definition);
+        definitionDocs.push({
+          id: definition,
+          name: parts[0].joined,
+          title: parts[1].joined,
+          description: parts[2].joined,
+          params: parts[3].joined,
+        });
+        byDefinition.push([]);
+      }
+      definitionOf[i] = definition;
+      locationOf[i] = location;
+      byDefinition[definition]!.push(i);
+      byLocation[location]!.push(i);
+    }
+
+    const definitions = newIndex(
+      Object.keys(DEFINITION_BOOST) as DefinitionField[],
+      DEFINITION_BOOST,
+    );
+    definitions.addAll(definitionDocs);
+    const locations = newIndex(Object.keys(LOCATION_BOOST) as LocationField[], LOCATION_BOOST);
+    locations.addAll(locationDocs);
+    return new ToolSearchIndex(
+      tools,
+      definitionOf,
+      locationOf,
+      byDefinition,
+      byLocation,
+      definitions,
+      locations,
+    );
+  }
+
+  get size(): number {
+    return this.tools.length;
+  }
+
+  /** The best `limit` tools for `query`, best first (ties by name); a blank query finds none. */
+  search(query: string, limit: number = DEFAULT_SEARCH_LIMIT): ToolSearchHit[] {
+    const terms = new Set<string>();
+    for (const word of tokenize(query)) {
+      const term = normalizeTerm(word);
+      if (term !== null && terms.size < MAX_QUERY_TERMS) terms.add(term);
+    }
+    if (terms.size === 0) return [];
+    const all = [...terms];
+    for (const term of terms) {
+      for (const r of relatedTerms(term)) {
+        if (all.length < MAX_QUERY_TERMS && !all.includes(r)) all.push(r);
+      }
+    }
+    const bits = new Map(all.map((t, i) => [t, 1 << i]));
+    const options: SearchOptions = {
+      // The query's words are normalized already.
+      tokenize: (t) => [t],
+      processTerm: (t) => t,
+      boostTerm: (t) => (terms.has(t) ? 1 : RELATED_WEIGHT),
+    };
+    const queries = { queries: all, combineWith: 'OR' as const };
+    const stamp = this.nextStamp();
+    const d = this.definitionScores;
+    const l = this.locationScores;
+    const definitionHits = d.take(this.definitions.search(queries, options), bits, stamp);
+    const locationHits = l.take(this.locations.search(queries, options), bits, stamp);
+
+    // Tools of the best definitions first; a definition whose best possible tool (its BM25 plus
+    // the best location's, times every word either could match) is below the k-th is skipped
+    // with the rest. Then tools only their location matches, best location first.
+    const top = new TopK(clampLimit(limit), this.tools);
+    const bound = (id: number): number =>
+      (d.raw[id]! + l.best) * Math.min(all.length, popcount(d.mask[id]!) + l.mostWords);
+    definitionHits.sort((a, b) => bound(b) - bound(a));
+    for (const id of definitionHits) {
+      if (top.full && round6(bound(id)) < top.last) break;
+      const raw = d.raw[id]!;
+      const mask = d.mask[id]!;
+      for (const i of this.byDefinition[id]!) {
+        const at = this.locationOf[i]!;
+        top.offer(
+          i,
+          l.stamp[at] === stamp
+            ? round6((raw + l.raw[at]!) * popcount(mask | l.mask[at]!))
+            : round6(raw * popcount(mask)),
+        );
+      }
+    }
+    const alone = (id: number): number => round6(l.raw[id]! * popcount(l.mask[id]!));
+    locationHits.sort((a, b) => alone(b) - alone(a));
+    for (const id of locationHits) {
+      const score = alone(id);
+      if (top.full && score < top.last) break;
+      for (const i of this.byLocation[id]!) {
+        if (d.stamp[this.definitionOf[i]!] !== stamp) top.offer(i, score);
+      }
+    }
+
+    return top.items.map(({ index, score }) => {
+      const tool = this.tools[index]!;
+      return {
+        name: tool.name,
+        server: tool.server,
+        environmentId: tool.environmentId,
+        description: summarize(unlabelledDescription(tool) || unlabelledTitle(tool)),
+        score,
+      };
+    });
+  }
+
+  private nextStamp(): number {
+    this.stamp = this.stamp === 0xffffffff ? 1 : this.stamp + 1;
+    if (this.stamp === 1) {
+      this.definitionScores.stamp.fill(0);
+      this.locationScores.stamp.fill(0);
+    }
+    return this.stamp;
+  }
+}
+
+/** Query words searched at most: each is a bit of a mask (their related words included). */
+const MAX_QUERY_TERMS = 31;
+
+/** Set bits of a 31-bit mask: how many query words matched. */
+function popcount(x: number): number {
+  let v = x - ((x >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/**
+ * One search's results of one MiniSearch index, per document: BM25 without MiniSearch's
+ * coordination factor (its score is the sum times the number of query words matched; the tool's
+ * factor counts the words its definition and location match together) and the words as a mask.
+ * Valid where `stamp` is the search's.
+ */
+class Scores {
+  readonly raw: Float64Array;
+  readonly mask: Int32Array;
+  readonly stamp: Uint32Array;
+  /** The highest `raw` and the most words matched by any document of this search. */
+  best = 0;
+  mostWords = 0;
+
+  constructor(size: number) {
+    this.raw = new Float64Array(size);
+    this.mask = new Int32Array(size);
+    this.stamp = new Uint32Array(size);
+  }
+
+  take(
+    results: ReturnType<MiniSearch['search']>,
+    bits: ReadonlyMap<string, number>,
+    stamp: number,
+  ): number[] {
+    this.best = 0;
+    this.mostWords = 0;
+    const ids: number[] = [];
+    for (const r of results) {
+      const id = r.id as number;
+      let mask = 0;
+      for (const t of r.queryTerms) mask |= bits.get(t) ?? 0;
+      const raw = r.score / Math.max(1, r.queryTerms.length);
+      this.raw[id] = raw;
+      this.mask[id] = mask;
+      this.stamp[id] = stamp;
+      this.best = Math.max(this.best, raw);
+      this.mostWords = Math.max(this.mostWords, r.queryTerms.length);
+      ids.push(id);
+    }
+    return ids;
+  }
+}
+
+/** The best `k` offers, ties by tool name. */
+class TopK {
+  readonly items: { index: number; score: number }[] = [];
+
+  constructor(
+    private readonly k: number,
+    private readonly tools: readonly SearchableTool[],
+  ) {}
+
+  get full(): boolean {
+    return this.items.length === this.k;
+  }
+
+  /** The k-th score (when full). */
+  get last(): number {
+    return this.items[this.items.length - 1]?.score ?? -Infinity;
+  }
+
+  /** Whether (index, score) ranks before `b`. */
+  private before(index: number, score: number, b: { index: number; score: number }): boolean {
+    return (
+      score > b.score || (score === b.score && this.tools[index]!.name < this.tools[b.index]!.name)
+    );
+  }
+
+  offer(index: number, score: number): void {
+    const items = this.items;
+    if (items.length === this.k && !this.before(index, score, items[items.length - 1]!)) return;
+    let lo = 0;
+    let hi = items.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.before(items[mid]!.index, items[mid]!.score, { index, score })) lo = mid + 1;
+      else hi = mid;
+    }
+    items.splice(lo, 0, { index, score });
+    if (items.length > this.k) items.pop();
+  }
+}
+
+/** Whitespace collapsed, cut at a word boundary near `max` characters. */
+export function summarize(description: string, max = HIT_DESCRIPTION_CHARS): string {
+  // Only the start matters (some descriptions run to thousands of characters).
+  const flat = description
+    .trimStart()
+    .slice(0, 2 * max)
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (flat.length <= max) return flat;
+  const cut = flat.slice(0, max);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, '')}…`;
+}
+
+/** `limit` as a whole number in [1, MAX_SEARCH_LIMIT] (NaN: the default). */
+export function clampLimit(limit: number): number {
+  if (Number.isNaN(limit)) return DEFAULT_SEARCH_LIMIT;
+  return Math.min(MAX_SEARCH_LIMIT, Math.max(1, Math.floor(limit)));
+}
