@@ -102,9 +102,10 @@ describe('Session.toolView', () => {
 
   it('searches what a server added after list_changed (the index follows the inventory)', async () => {
     const { session } = await readySession(
-      envWithShared('a') + '\n[views.all]\ninclude = ["*/shared/*"]\n',
+      envWithShared('a') + envWithShared('b') + '\n[views.all]\ninclude = ["*/shared/*"]\n',
       'all',
     );
+    const untouched = session.toolView().find('b__shared__echo')!.definition;
     expect(
       session
         .toolView()
@@ -121,6 +122,8 @@ describe('Session.toolView', () => {
     await changed;
     await waitFor(() => session.toolView().find('a__shared__deploy_widget'));
     expect(session.toolView().search('deploy widget')[0]?.name).toBe('a__shared__deploy_widget');
+    // The other server's definitions are reused (and so are their token counts).
+    expect(session.toolView().find('b__shared__echo')!.definition).toBe(untouched);
   });
 });
 

@@ -1,6 +1,7 @@
 // SDK end to end against the real app-server process: spawn over stdio and connect over
 // WebSocket (token required), start a thread with two environments, receive startup
-// notifications with environmentId, list, call by environment, typed errors.
+// notifications with environmentId, list, call by environment, typed errors; a thread under a
+// view, its tool search and its cost (mcprt extensions).
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -25,7 +26,8 @@ const HOME = makeHome(
     shExecEnvironment('alpha', tempDir()) +
     shExecEnvironment('beta', tempDir()) +
     echoServer('environments.alpha.mcp_servers.shared', 'shared-alpha') +
-    echoServer('environments.beta.mcp_servers.shared', 'shared-beta'),
+    echoServer('environments.beta.mcp_servers.shared', 'shared-beta') +
+    '[views.beta_only]\ninclude = ["beta/*/*"]\ntool_prefix = "always"\n',
 );
 
 async function exercise(client: McprtClient) {
@@ -168,6 +170,43 @@ describe('SDK against the real app-server', () => {
       expect(serverStderr).toContain(`bearer token in ${tokenFile}`);
       expect(serverStderr).not.toContain(token);
     });
+  });
+
+  it('over stdio: a thread under a view, its tool search and its cost', async () => {
+    const client = await McprtClient.spawn({
+      args: [CLI, '--home', HOME, 'app-server'],
+      cwd: REPO_ROOT,
+    });
+    try {
+      const { thread } = await client.request('thread/start', { view: 'beta_only' });
+      expect(thread.view).toBe('beta_only');
+      const { tools } = await client.request('mcpServer/tool/search', {
+        threadId: thread.id,
+        query: 'echo the message back',
+        limit: 3,
+      });
+      expect(tools[0]).toMatchObject({
+        name: 'beta__shared__echo',
+        server: 'shared',
+        environmentId: 'beta',
+        description: 'Echo the message back',
+      });
+      expect(tools.every((t) => t.environmentId === 'beta')).toBe(true);
+      const cost = await client.request('thread/toolView/get', { threadId: thread.id });
+      expect(cost).toMatchObject({ view: 'beta_only', searching: false, overThreshold: false });
+      expect(cost.servers.map((s) => `${s.server}@${s.environmentId}`)).toEqual(['shared@beta']);
+      expect(cost.allTokens).toBe(cost.servers[0]!.tokens);
+      const unknown = await client
+        .request('mcpServer/tool/search', { threadId: thread.id, query: 'x', view: 'gamma' })
+        .catch((e: unknown) => e);
+      expect(unknown).toBeInstanceOf(ProtocolError);
+      expect(unknown).toMatchObject({
+        code: ErrorCode.InvalidRequest,
+        message: 'unknown view `gamma` (defined: `beta_only`)',
+      });
+    } finally {
+      await client.close();
+    }
   });
 
   it('refuses a non-loopback listen address and a missing token file', async () => {

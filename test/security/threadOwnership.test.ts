@@ -67,6 +67,8 @@ describe('threads belong to their connection (WebSocket app-server)', () => {
     ['environment/list', { threadId }],
     ['mcpServer/oauth/login', { threadId, name: 'echo' }],
     ['history/list', { threadId }],
+    ['mcpServer/tool/search', { threadId, query: 'echo' }],
+    ['thread/toolView/get', { threadId }],
   ];
 
   /** The error answer, without the (per-request) id. */

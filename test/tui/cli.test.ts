@@ -1,7 +1,7 @@
 /**
  * `mcprt` and the TUI's command line: the bare command keeps printing the status view without a
- * terminal, and every bad `tui`/`--remote` input is a usage error (exit 2) that names the problem
- * and starts nothing.
+ * terminal, every bad `tui`/`--remote`/`--view` input is a usage error (exit 2) that names the
+ * problem and starts nothing, and an unknown view is refused before the terminal is taken.
  */
 
 import { writeFileSync } from 'node:fs';
@@ -69,6 +69,7 @@ describe('mcprt and the TUI command line', () => {
         `tui: cannot read --token-file ${join(tokenDir, 'missing')}: ENOENT: no such file or directory, open '${join(tokenDir, 'missing')}'`,
       ],
       [['tui', 'extra'], "tui: unexpected argument 'extra'"],
+      [['tui', '--view', ''], 'tui: --view needs a view name'],
       [['tui', '--bogus'], "tui: Unknown option '--bogus'"],
     ];
     for (const [argv, message] of cases) {
@@ -77,5 +78,17 @@ describe('mcprt and the TUI command line', () => {
       expect(r.stderr.startsWith(`mcprt: ${message}`), `${argv.join(' ')}: ${r.stderr}`).toBe(true);
       expect(r.stderr.split('\n').length, 'one line').toBe(2);
     }
+  });
+
+  it('refuses an unknown view before taking the terminal (exit 1), naming the defined ones', async () => {
+    const home = makeHome(
+      echoServer('mcp_servers.shared', 'shared-local') + '[views.review]\ninclude = ["*/*/*"]\n',
+    );
+    const r = await mcprt(capture(true), '--home', home, 'tui', '--view', 'ops');
+    expect(r).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'mcprt: unknown view `ops` (defined: `review`)\n',
+    });
   });
 });

@@ -37,12 +37,19 @@ export interface TuiUnderTest {
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function startTui(configToml: string, columns: number): Promise<TuiUnderTest> {
+export async function startTui(
+  configToml: string,
+  columns: number,
+  options: { readonly view?: string } = {},
+): Promise<TuiUnderTest> {
   const home = makeHome(configToml);
   const runtime = Runtime.load({ home });
   const server = new AppServer({ runtime, home, log: () => {} });
   const client = await McprtClient.create(new InProcessTransport(server));
-  const controller = new TuiController(client, { connectionLabel: 'in-process app-server' });
+  const controller = new TuiController(client, {
+    connectionLabel: 'in-process app-server',
+    ...options,
+  });
   const app = render(h(App, { controller, columns }));
   await controller.start();
   const frame = () => stripVTControlCharacters(app.lastFrame() ?? '');

@@ -101,15 +101,16 @@ describe('the TUI in a real terminal (tmux) on the demo config', () => {
       'the /mcp view',
     );
     const view = pane.slice(pane.lastIndexOf('› /mcp\n/mcp\n'));
-    expect(view.split('\n').slice(2, 12)).toEqual([
+    expect(view.split('\n').slice(2, 13)).toEqual([
       'thread-wide',
-      '  • everything: connected (15 tools)',
-      '  • shared: connected (9 tools)',
+      '  • everything: connected (15 tools, 1492 tokens)',
+      '  • shared: connected (9 tools, 420 tokens)',
       'environment sandbox (exec)',
-      '  • shared@sandbox: connected (9 tools)',
+      '  • shared@sandbox: connected (9 tools, 456 tokens)',
       'environment buildbox (exec)',
       '  • broken@buildbox: failed',
-      '  • shared@buildbox: connected (2 tools)',
+      '  • shared@buildbox: connected (2 tools, 97 tokens)',
+      'all tools (no view): 35 tools, 2465 tokens with tool search off, 461 with it on; search is off',
       'Use /mcp verbose for tools, resources and failure causes.',
       '›',
     ]);

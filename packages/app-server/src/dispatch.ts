@@ -23,6 +23,8 @@ import { listServerStatus } from './handlers/serverStatusList.js';
 import { updateSandboxState } from './handlers/sandboxStateUpdate.js';
 import { threadStart } from './handlers/threadStart.js';
 import { callTool } from './handlers/toolCall.js';
+import { searchTools } from './handlers/toolSearch.js';
+import { getToolView } from './handlers/toolViewGet.js';
 import type { IncomingRequest, RpcPeer } from './rpcPeer.js';
 
 type Handlers = {
@@ -46,6 +48,8 @@ const handlers: Handlers = {
   'environment/list': listEnvironments,
   'mcpServer/tool/cancel': cancelTool,
   'history/list': listHistory,
+  'mcpServer/tool/search': searchTools,
+  'thread/toolView/get': getToolView,
 };
 
 type Route = {

@@ -3,7 +3,10 @@ import {
   EnvironmentNotSelectedError,
   RequestFailedError,
   ServerUnavailableError,
+  ToolDisabledError,
+  ToolNotInViewError,
   UnknownEnvironmentError,
+  UnknownViewError,
 } from '@mcprt/runtime';
 import { describe, expect, it } from 'vitest';
 
@@ -14,6 +17,7 @@ describe('toProtocolError', () => {
     for (const error of [
       new UnknownEnvironmentError('mars'),
       new EnvironmentNotSelectedError('box', 'thread-1'),
+      new UnknownViewError('ops', ['review']),
     ]) {
       expect(toProtocolError(error)).toMatchObject({
         code: ErrorCode.InvalidRequest,
@@ -51,6 +55,16 @@ describe('toProtocolError', () => {
       message: 'MCP server `x` is not available: it is disabled',
     });
     expect(toProtocolError('plain')).toMatchObject({ code: -32603, message: 'plain' });
+    // A tool the thread may not call: disabled, or outside its view (refused), alike.
+    for (const error of [
+      new ToolDisabledError('rm', 'shell@a', null),
+      new ToolNotInViewError('rm', 'shell@a', 'review'),
+    ]) {
+      expect(toProtocolError(error)).toMatchObject({
+        code: ErrorCode.InternalError,
+        message: error.message,
+      });
+    }
     const kept = new ProtocolError(-32601, 'no such method');
     expect(toProtocolError(kept)).toBe(kept);
   });

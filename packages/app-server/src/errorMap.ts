@@ -1,8 +1,11 @@
 /**
  * Runtime errors → wire errors, per the brief's routing table: selector problems
- * (unknown environment, environment not selected) are client faults (-32600); unknown or
- * unavailable servers are -32603 with Codex's texts; an MCP server's own JSON-RPC error keeps the
- * server's code. Anything unexpected is -32603 with its message.
+ * (unknown environment, environment not selected, unknown view) are client faults (-32600);
+ * unknown or unavailable servers are -32603 with Codex's texts; a tool the thread may not call —
+ * disabled by the server's filters, or outside the thread's view (`tool_not_in_view`, recorded in
+ * the history as refused) — is -32603 with the runtime's text, as Codex answers a disabled tool;
+ * an MCP server's own JSON-RPC error keeps the server's code. Anything unexpected is -32603 with
+ * its message.
  */
 
 import { ErrorCode, ProtocolError } from '@mcprt/protocol';
@@ -14,6 +17,7 @@ export function toProtocolError(error: unknown): ProtocolError {
     switch (error.code) {
       case 'unknown_environment':
       case 'environment_not_selected':
+      case 'unknown_view':
         return new ProtocolError(ErrorCode.InvalidRequest, error.message, undefined, {
           cause: error,
         });

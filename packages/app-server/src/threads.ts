@@ -66,12 +66,15 @@ export class ThreadTable {
   }
 }
 
+/** The wire `Thread`; `view` (an mcprt extension) only when the thread runs under one. */
 export function wireThread(t: ThreadRecord) {
+  const view = t.session.view;
   return {
     id: t.id,
     environments: t.environments.map((e) => ({ environmentId: e.environmentId, cwd: e.cwd })),
     cwd: t.cwd,
     ephemeral: t.ephemeral,
     createdAt: t.createdAt,
+    ...(view !== null ? { view } : {}),
   };
 }

@@ -22,6 +22,7 @@ type Command = (args: readonly string[], globals: GlobalOptions, io: Io) => Prom
  */
 const commands: Record<string, () => Promise<Command>> = {
   status: async () => (await import('./commands/status.js')).statusCommand,
+  tools: async () => (await import('./commands/tools.js')).toolsCommand,
   tui: async () => (await import('./commands/tui.js')).tuiCommand,
   mcp: async () => (await import('./commands/mcp.js')).mcpCommand,
   call: async () => (await import('./commands/call.js')).callCommand,
@@ -42,9 +43,11 @@ Usage:
 Commands:
   (none)                           on a terminal: the TUI (/mcp, /call, elicitation forms);
                                    otherwise the same as status
-  tui [--remote ws://HOST:PORT [--token-file F]]
+  tui [--remote ws://HOST:PORT [--token-file F]] [--view NAME]
                                    the TUI, on an in-process or a remote app-server
-  status [--json]                  start every server, print status by environment, exit
+  status [--json] [--view NAME]    start every server, print status by environment, exit
+  tools [--view NAME] [--environment <id>] [--json]
+                                   the tools a model is shown (of a view) and their tokens
   mcp list [--json]                list configured servers
   mcp get <name> [--environment <id>] [--json] [--status]
   mcp add <name> [--env K=V]... [--environment <id>] (--url URL [--bearer-token-env-var VAR] | -- CMD ARGS...)
@@ -53,12 +56,12 @@ Commands:
                                    OAuth login (loopback callback; --no-browser: paste the redirect URL)
   mcp logout <name> [--environment <id>]
   call <server> <tool> [--environment <id>] [--args JSON] [--timeout-sec N]
-  history [--json] [--server S] [--environment ID | --thread-wide] [--status S] [--since ISO] [--limit N]
+  history [--json] [--server S] [--environment ID | --thread-wide] [--view NAME] [--status S] [--since ISO] [--limit N]
                                    recorded tool calls, newest first
   app-server [--listen stdio|ws://127.0.0.1:PORT] [--ws-token-file F]
                                    serve the Codex-compatible JSON-RPC app-server
-  serve [--environment <id>]... [--listen stdio|http://127.0.0.1:PORT] [--http-token-file F]
-        [--sandbox-state-json JSON]
+  serve [--environment <id>]... [--view NAME] [--listen stdio|http://127.0.0.1:PORT]
+        [--http-token-file F] [--sandbox-state-json JSON]
                                    one MCP server (a gateway) for every server in every
                                    environment; stdio by default (see docs/gateway.md)
   sandbox --sandbox-state-json JSON -- CMD ARGS...

@@ -1,12 +1,12 @@
 /**
  * Whether an invocation means the TUI, decided before any command module is loaded (main.ts
  * loads only the module of the command that runs): the bare `mcprt` on a terminal outside CI, or
- * a TUI option (`--remote`, `--token-file`) in place of a command.
+ * a TUI option (`--remote`, `--token-file`, `--view`) in place of a command.
  */
 
 import type { Io } from './io.js';
 
-const TUI_OPTIONS = ['--remote', '--token-file'];
+const TUI_OPTIONS = ['--remote', '--token-file', '--view'];
 
 /** True when the bare `mcprt` should open the TUI: stdin and stdout are terminals, not CI. */
 export function opensTui(io: Io): boolean {

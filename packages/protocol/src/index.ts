@@ -127,6 +127,16 @@ export {
   TurnEnvironmentParams,
 } from './methods/thread.js';
 export {
+  McpServerToolSearchParams,
+  McpServerToolSearchResult,
+  McpToolSearchHit,
+} from './methods/toolSearch.js';
+export {
+  ThreadToolViewGetParams,
+  ThreadToolViewGetResult,
+  ToolViewServerCost,
+} from './methods/toolView.js';
+export {
   ThreadSandboxStateUpdateParams,
   ThreadSandboxStateUpdateResult,
 } from './methods/sandbox.js';

@@ -29,6 +29,8 @@ describe('method table', () => {
       'mcpServer/tool/cancel': false,
       'history/list': false,
       'environment/list': false,
+      'mcpServer/tool/search': false,
+      'thread/toolView/get': false,
     });
   });
 

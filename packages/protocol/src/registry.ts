@@ -54,6 +54,8 @@ import {
   ThreadStartParams,
   ThreadStartResult,
 } from './methods/thread.js';
+import { McpServerToolSearchParams, McpServerToolSearchResult } from './methods/toolSearch.js';
+import { ThreadToolViewGetParams, ThreadToolViewGetResult } from './methods/toolView.js';
 
 export interface RequestSpec<P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
   readonly params: P;
@@ -143,6 +145,16 @@ export const clientRequests = {
     EnvironmentListParams,
     EnvironmentListResult,
     'List execution environments (mcprt extension).',
+  ),
+  'mcpServer/tool/search': request(
+    McpServerToolSearchParams,
+    McpServerToolSearchResult,
+    "Search the tools of a thread's view, best first (mcprt extension; the gateway's `search_tools`).",
+  ),
+  'thread/toolView/get': request(
+    ThreadToolViewGetParams,
+    ThreadToolViewGetResult,
+    "What a thread's view lists and what its tool definitions cost in tokens, per server and in total, with tool search off and on (mcprt extension).",
   ),
 } as const;
 

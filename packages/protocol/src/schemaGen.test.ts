@@ -83,6 +83,8 @@ describe('generated JSON Schema', () => {
       'clientToServer request mcpServer/tool/cancel',
       'clientToServer request history/list',
       'clientToServer request environment/list',
+      'clientToServer request mcpServer/tool/search',
+      'clientToServer request thread/toolView/get',
       'clientToServer notification initialized',
       'clientToServer notification $/cancelRequest',
       'serverToClient request mcpServer/elicitation/request',

@@ -56,6 +56,30 @@ describe('McprtClient types', () => {
     });
   });
 
+  it('infers the view methods (mcprt extensions)', () => {
+    typeOnly(() => {
+      const hits = client.request('mcpServer/tool/search', { threadId: 't', query: 'run tests' });
+      expectTypeOf(hits).resolves.toEqualTypeOf<ClientRequestResult<'mcpServer/tool/search'>>();
+      expectTypeOf(hits).resolves.toHaveProperty('tools').items.toEqualTypeOf<{
+        name: string;
+        server: string;
+        environmentId: string | null;
+        description: string;
+        score: number;
+      }>();
+      const cost = client.request('thread/toolView/get', { threadId: 't', view: null });
+      expectTypeOf(cost).resolves.toHaveProperty('thresholdTokens').toEqualTypeOf<number | null>();
+      expectTypeOf(client.request('thread/start', { view: 'review' }))
+        .resolves.toHaveProperty('thread')
+        .toHaveProperty('view')
+        .toEqualTypeOf<string | undefined>();
+      // @ts-expect-error query is required
+      void client.request('mcpServer/tool/search', { threadId: 't' });
+      // @ts-expect-error limit must be a number
+      void client.request('mcpServer/tool/search', { threadId: 't', query: 'x', limit: '8' });
+    });
+  });
+
   it('types notification handlers and streams by method', () => {
     typeOnly(() => {
       client.on('item/mcpToolCall/progress', (params, notification) => {

@@ -16,6 +16,8 @@ export interface RunTuiOptions {
   readonly connectionLabel: string;
   /** The thread's cwd (default: this process's). */
   readonly cwd?: string;
+  /** The view the thread runs under (`mcprt tui --view NAME`; default: none). */
+  readonly view?: string;
   readonly stdin?: NodeJS.ReadStream;
   readonly stdout?: NodeJS.WriteStream;
 }
@@ -24,6 +26,7 @@ export async function runTui(client: McprtClient, options: RunTuiOptions): Promi
   const controller = new TuiController(client, {
     connectionLabel: options.connectionLabel,
     ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+    ...(options.view !== undefined ? { view: options.view } : {}),
   });
   const instance = render(<App controller={controller} />, {
     exitOnCtrlC: false,

@@ -3,13 +3,15 @@
  * environments, opens a runtime session, answers with the thread, then sends `thread/started` and
  * starts the servers, streaming `mcpServer/startupStatus/updated` to the owner. When the config
  * has `required` servers, the answer waits for those only; if one fails, the thread is not
- * created and the error is Codex's aggregated message.
+ * created and the error is Codex's aggregated message. `view` (mcprt extension) runs the session
+ * under a `[views.NAME]` selection; an unknown or invalid view is an invalid request (the
+ * runtime's `UnknownViewError` text) and nothing is started.
  */
 
 import { isAbsolute, resolve } from 'node:path';
 
-import { RequiredServersError } from '@mcprt/runtime';
-import type { StartupStatusEvent } from '@mcprt/runtime';
+import { RequiredServersError, UnknownViewError } from '@mcprt/runtime';
+import type { Session, StartupStatusEvent } from '@mcprt/runtime';
 
 import type { HandlerContext } from '../context.js';
 import { internalError, invalidRequest } from '../errorMap.js';
@@ -25,6 +27,7 @@ interface ThreadStartInput {
   readonly environments?:
     readonly { readonly environmentId: string; readonly cwd: string }[] | null | undefined;
   readonly sandboxState?: unknown;
+  readonly view?: string | null | undefined;
 }
 
 export async function threadStart(params: ThreadStartInput, ctx: HandlerContext) {
@@ -39,13 +42,20 @@ export async function threadStart(params: ThreadStartInput, ctx: HandlerContext)
 
   const cwd = params.cwd ? resolve(params.cwd) : process.cwd();
   const environments = selectEnvironments(params.environments ?? null, cwd, ctx);
-  const session = runtime.startSession({
-    cwd,
-    environments: environments.filter((e) => e.environmentId !== 'local'),
-    lazy: true,
-    sandboxState: params.sandboxState,
-    onElicitation: elicitThroughPeer(ctx.peer),
-  });
+  let session: Session;
+  try {
+    session = runtime.startSession({
+      cwd,
+      environments: environments.filter((e) => e.environmentId !== 'local'),
+      lazy: true,
+      sandboxState: params.sandboxState,
+      onElicitation: elicitThroughPeer(ctx.peer),
+      view: params.view ?? null,
+    });
+  } catch (error) {
+    if (error instanceof UnknownViewError) throw invalidRequest(error.message);
+    throw error;
+  }
   const encoder = new ToolCallEncoder();
   forwardToolCalls(session, ctx.peer, encoder);
   const thread: ThreadRecord = {

@@ -2,15 +2,18 @@
  * `mcprt` on a terminal, `mcprt tui`, and `mcprt --remote ws://… [--token-file F]`: the terminal
  * UI. It always talks to an app-server through `@mcprt/sdk`: by default one started in this
  * process on the configured home (through `InProcessTransport`), with `--remote` one listening on
- * a WebSocket (`mcprt app-server --listen ws://…`). Ink and React are loaded only here. Without a
- * terminal — or under CI, where Ink only draws the last frame — the bare `mcprt` prints the status
- * view instead (see status.ts).
+ * a WebSocket (`mcprt app-server --listen ws://…`). `--view NAME` starts the TUI's thread under
+ * that view (`/mcp` then shows its tools and what they cost); in-process, an unknown view stops
+ * here before the terminal is taken, remotely the TUI says why its thread did not start. Ink and
+ * React are loaded only here. Without a terminal — or under CI, where Ink only draws the last
+ * frame — the bare `mcprt` prints the status view instead (see status.ts).
  */
 
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 import { AppServer } from '@mcprt/app-server';
+import { loadConfig, resolveView } from '@mcprt/runtime';
 import { McprtClient, SDK_VERSION } from '@mcprt/sdk';
 
 import type { GlobalOptions } from '../args.js';
@@ -28,14 +31,22 @@ export async function tuiCommand(
 ): Promise<number> {
   const { values, positionals } = parse(
     argv,
-    { remote: { type: 'string' }, 'token-file': { type: 'string' } },
+    { remote: { type: 'string' }, 'token-file': { type: 'string' }, view: { type: 'string' } },
     'tui',
   );
   if (positionals.length > 0) throw new UsageError(`tui: unexpected argument '${positionals[0]}'`);
+  if (values.view !== undefined && values.view.trim() === '')
+    throw new UsageError('tui: --view needs a view name');
+  const view = values.view !== undefined ? { view: values.view } : {};
   if (values['token-file'] !== undefined && values.remote === undefined)
     throw new UsageError('tui: --token-file needs --remote');
   const remote = values.remote === undefined ? null : parseRemote(values.remote);
   const token = values['token-file'] === undefined ? undefined : readToken(values['token-file']);
+  if (remote === null && values.view !== undefined) {
+    // Before the terminal is taken (or refused): an unknown view is one line, exit 1.
+    const { file, mode } = configFile(globals);
+    resolveView(loadConfig({ file, mode, strict: globals.strict }), values.view);
+  }
   if (!io.isTTY || process.stdin.isTTY !== true)
     throw new UsageError('tui: the terminal UI needs a terminal on stdin and stdout');
 
@@ -50,7 +61,7 @@ export async function tuiCommand(
       ...(token !== undefined ? { token } : {}),
     });
     try {
-      await runTui(client, { connectionLabel: remote });
+      await runTui(client, { connectionLabel: remote, ...view });
     } finally {
       await client.close();
     }
@@ -75,7 +86,7 @@ export async function tuiCommand(
       clientInfo: CLIENT_INFO,
     });
     try {
-      await runTui(client, { connectionLabel: 'in-process app-server' });
+      await runTui(client, { connectionLabel: 'in-process app-server', ...view });
     } finally {
       await client.close();
     }

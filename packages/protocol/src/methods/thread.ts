@@ -2,7 +2,8 @@
  * `thread/start` and `thread/started`. An mcprt thread is a runtime session (selected
  * environments, sandbox state, one connection per enabled registration), not Codex's agent
  * thread: params accept Codex's fields so Codex clients work unchanged, and the result carries
- * only the session's own fields.
+ * only the session's own fields. `view` (params and thread) is an mcprt extension: the thread runs
+ * under a `[views.NAME]` selection of the tool inventory (docs/tool-shaping.md).
  */
 
 import { z } from 'zod';
@@ -39,8 +40,8 @@ export type AskForApproval = z.infer<typeof AskForApproval>;
 
 /**
  * `thread/start` params. Loose: Codex's agent fields (model, approvals, instructions, …) and its
- * experimental ones are accepted and ignored; mcprt reads `ephemeral`, `cwd`, `environments`
- * and `sandboxState`.
+ * experimental ones are accepted and ignored; mcprt reads `ephemeral`, `cwd`, `environments`,
+ * `sandboxState` and `view`.
  */
 export const ThreadStartParams = z
   .looseObject({
@@ -56,6 +57,13 @@ export const ThreadStartParams = z
       .unknown()
       .optional()
       .describe('Opaque sandbox state forwarded to servers that opt in (`codex/sandbox-state`).'),
+    view: z
+      .string()
+      .min(1)
+      .nullish()
+      .describe(
+        'mcprt extension: run the thread under the view `[views.NAME]` of config.toml — calls to tools outside it are refused, `mcpServerStatus/list` lists only its tools, `mcpServer/tool/search` searches it. Omitted or null: the whole inventory. An unknown or invalid view is an invalid request and no thread is started.',
+      ),
     // Codex agent fields: accepted for compatibility, ignored by mcprt.
     approvalPolicy: AskForApproval.nullish(),
     approvalsReviewer: z
@@ -94,6 +102,12 @@ export const Thread = z
     cwd: z.string().nullable(),
     ephemeral: z.boolean(),
     createdAt: z.int().describe('Unix timestamp (in seconds) when the thread was created.'),
+    view: z
+      .string()
+      .optional()
+      .describe(
+        'mcprt extension: the view the thread runs under; absent when it has none (the whole inventory).',
+      ),
   })
   .meta({ id: 'Thread' });
 export type Thread = z.infer<typeof Thread>;

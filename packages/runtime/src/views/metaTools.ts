@@ -6,6 +6,7 @@
  * what they cost in tokens; the gateway answers them (packages/gateway/src/metaTools.ts).
  */
 
+import { TOOL_SEARCH_TOOL_NAMES } from '../config/views.js';
 import type { ToolDefinition } from '../connection/mcpTypes.js';
 import { toolDefinitionTokens } from './toolCost.js';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from './toolSearch.js';
@@ -14,11 +15,8 @@ export const SEARCH_TOOLS = 'search_tools';
 export const GET_TOOL_DETAILS = 'get_tool_details';
 export const CALL_TOOL = 'call_tool';
 
-export const META_TOOL_NAMES: ReadonlySet<string> = new Set([
-  SEARCH_TOOLS,
-  GET_TOOL_DETAILS,
-  CALL_TOOL,
-]);
+/** The three names, as config validation reserves them for renames (config/views.ts). */
+export const META_TOOL_NAMES: ReadonlySet<string> = new Set(TOOL_SEARCH_TOOL_NAMES);
 
 /** An MCP tool definition as listed (`tools/list`). */
 export interface MetaToolDefinition extends ToolDefinition {

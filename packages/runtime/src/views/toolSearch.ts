@@ -209,17 +209,17 @@ function locationLabel(t: SearchableTool): string {
 }
 
 /** A description without a leading `[server@env]` label of its own location. */
-function unlabelledDescription(t: SearchableTool): string {
+function unlabelledDescription(t: SearchableTool, label = locationLabel(t)): string {
   const description = text(t.tool.description);
-  const label = `[${locationLabel(t)}]`;
-  return description.startsWith(label) ? description.slice(label.length).trimStart() : description;
+  return description.startsWith(`[${label}]`)
+    ? description.slice(label.length + 2).trimStart()
+    : description;
 }
 
 /** A title without a trailing ` (server@env)` label of its own location. */
-function unlabelledTitle(t: SearchableTool): string {
+function unlabelledTitle(t: SearchableTool, label = locationLabel(t)): string {
   const title = text(t.tool.title);
-  const label = ` (${locationLabel(t)})`;
-  return title.endsWith(label) ? title.slice(0, -label.length) : title;
+  return title.endsWith(` (${label})`) ? title.slice(0, -(label.length + 3)) : title;
 }
 
 function newIndex<F extends string>(
@@ -276,29 +276,44 @@ export class ToolSearchIndex {
     /** Per location: the words naming its server and environment. */
     const ownWords: OwnWords[] = [];
 
+    /** Per location: its label (`server@env`). */
+    const labels: string[] = [];
+    let location = -1;
     for (let i = 0; i < tools.length; i++) {
       const t = tools[i]!;
       const envDescription = t.environmentDescription ?? '';
-      const locationKey = `${t.server}\u0000${t.environmentId ?? ''}\u0000${envDescription}`;
-      let location = locationIds.get(locationKey);
-      if (location === undefined) {
-        location = locationDocs.length;
-        locationIds.set(locationKey, location);
-        const server = words.of(t.server);
-        const environment = words.of(t.environmentId ?? '');
-        const own = [...new Set([...server.terms, ...environment.terms])];
-        ownWords.push({ words: own, key: own.join(' ') });
-        locationDocs.push({
-          id: location,
-          server: server.joined,
-          environment: environment.joined,
-          place: words.of(envDescription).joined,
-        });
-        byLocation.push([]);
+      // A server's tools are usually listed together: most tools are where the last one was.
+      const last = location >= 0 ? tools[byLocation[location]![0]!] : undefined;
+      if (
+        last === undefined ||
+        last.server !== t.server ||
+        last.environmentId !== t.environmentId ||
+        (last.environmentDescription ?? '') !== envDescription
+      ) {
+        const key = `${t.server}\u0000${t.environmentId ?? ''}\u0000${envDescription}`;
+        const known = locationIds.get(key);
+        if (known !== undefined) location = known;
+        else {
+          location = locationDocs.length;
+          locationIds.set(key, location);
+          const server = words.of(t.server);
+          const environment = words.of(t.environmentId ?? '');
+          const own = [...new Set([...server.terms, ...environment.terms])];
+          ownWords.push({ words: own, key: own.join(' ') });
+          labels.push(locationLabel(t));
+          locationDocs.push({
+            id: location,
+            server: server.joined,
+            environment: environment.joined,
+            place: words.of(envDescription).joined,
+          });
+          byLocation.push([]);
+        }
       }
       const own = ownWords[location]!;
       const annotationTitle = text(record(t.tool.annotations)?.['title']);
-      const title = unlabelledTitle(t);
+      const label = labels[location]!;
+      const title = unlabelledTitle(t, label);
       const parts = [
         words.name(t, own),
         words.without(
@@ -309,7 +324,7 @@ export class ToolSearchIndex {
           ),
           own,
         ),
-        words.without(words.of(unlabelledDescription(t)), own),
+        words.without(words.of(unlabelledDescription(t, label)), own),
         words.of(words.paramsOf(t.tool.inputSchema)),
       ] as const;
       const definitionKey = `${parts[0].key} ${parts[1].key} ${parts[2].key} ${parts[3].key}`;

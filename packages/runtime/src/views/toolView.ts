@@ -220,8 +220,38 @@ function rawKey(scope: RegistrationScope, tool: string): string {
   return `${scopeKey(scope)}\u0000${tool}`;
 }
 
+/**
+ * The last model definition made of each server definition: an inventory rebuilt after another
+ * server changed keeps this one's definition objects, so reusing the model definition keeps its
+ * token count (cached per object, toolCost.ts) and the listing's objects from being made anew.
+ */
+const lastDefinition = new WeakMap<
+  ToolDefinition,
+  { name: string; override: unknown; label: string; definition: ToolDefinition }
+>();
+
 /** The server's definition as the model receives it: renamed, overridden and labelled. */
 function modelDefinition(
+  entry: InventoryTool,
+  name: string,
+  override: ViewConfig['tools'][string] | undefined,
+): ToolDefinition {
+  const label = scopeLabel(entry.scope);
+  const last = lastDefinition.get(entry.tool);
+  if (
+    last !== undefined &&
+    last.name === name &&
+    last.override === override &&
+    last.label === label
+  ) {
+    return last.definition;
+  }
+  const definition = makeModelDefinition(entry, name, override);
+  lastDefinition.set(entry.tool, { name, override, label, definition });
+  return definition;
+}
+
+function makeModelDefinition(
   entry: InventoryTool,
   name: string,
   override: ViewConfig['tools'][string] | undefined,

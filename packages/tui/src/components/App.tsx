@@ -67,6 +67,7 @@ export function App({ controller, columns, rows }: AppProps) {
     environmentOrder: state.environmentOrder,
     environments: state.environments,
     registrations: state.registrations,
+    toolView: state.toolView,
   };
   const settled = settledPrefix(state.cells);
   const elicitation = state.elicitations[0];

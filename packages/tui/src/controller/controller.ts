@@ -1,6 +1,8 @@
 /**
- * The TUI's session with one app-server, with no rendering in it: starts a thread, keeps the
- * registrations live (status list + `mcpServer/startupStatus/updated`), runs the slash commands
+ * The TUI's session with one app-server, with no rendering in it: starts a thread (under a view
+ * when asked), keeps the registrations live (status list + `mcpServer/startupStatus/updated`)
+ * and, once they have settled, what the thread's tools cost (`thread/toolView/get`; an
+ * app-server without it shows no tokens), runs the slash commands
  * (those that call the app-server are in actions.ts and logins.ts), hands a line that is not a
  * command to a waiting login as its pasted redirect URL, queues elicitation requests until the
  * user answers them, and exposes
@@ -14,6 +16,7 @@ import type {
   McpServerElicitationRequestResult,
   McpServerStatus,
   McpServerStatusUpdatedNotification,
+  ThreadToolViewGetResult,
 } from '@mcprt/protocol';
 import type { McprtClient, Unsubscribe } from '@mcprt/sdk';
 
@@ -27,6 +30,7 @@ import { allSettled, applyStartupUpdate, applyStatusList } from '../model/regist
 import type { ActionContext } from './actions.js';
 import { errorMessage as message, runCall, runHistory } from './actions.js';
 import { Logins } from './logins.js';
+import { MethodUnavailableError, whenAvailable } from './optionalMethods.js';
 
 export interface PendingElicitation {
   readonly id: number;
@@ -43,6 +47,8 @@ export interface TuiState {
   readonly environmentOrder: readonly string[];
   readonly environments: ReadonlyMap<string, EnvironmentSummary>;
   readonly registrations: readonly Registration[];
+  /** What the thread's tools cost, fetched when its registrations settle; null: not known. */
+  readonly toolView: ThreadToolViewGetResult | null;
   readonly cells: readonly Cell[];
   /** Elicitations waiting for the user, oldest first; the first one is shown. */
   readonly elicitations: readonly PendingElicitation[];
@@ -56,6 +62,8 @@ export interface TuiControllerOptions {
   readonly connectionLabel: string;
   /** The thread's cwd (default: this process's). */
   readonly cwd?: string;
+  /** The view (`[views.NAME]`) the thread runs under (default: none, the whole inventory). */
+  readonly view?: string;
   /** Clock seam for durations (default `Date.now`). */
   readonly now?: () => number;
 }
@@ -66,6 +74,9 @@ export class TuiController {
   readonly #client: McprtClient;
   readonly #now: () => number;
   readonly #cwd: string;
+  readonly #view: string | undefined;
+  /** False once the app-server answered `thread/toolView/get` with method-not-found. */
+  #toolViewAvailable = true;
   #state: TuiState;
   readonly #listeners = new Set<() => void>();
   readonly #unsubscribes: Unsubscribe[] = [];
@@ -83,12 +94,14 @@ export class TuiController {
     this.#client = client;
     this.#now = options.now ?? Date.now;
     this.#cwd = options.cwd ?? process.cwd();
+    this.#view = options.view;
     this.#state = {
       connectionLabel: options.connectionLabel,
       threadId: null,
       environmentOrder: [],
       environments: new Map(),
       registrations: [],
+      toolView: null,
       cells: [],
       elicitations: [],
       disconnected: false,
@@ -141,7 +154,10 @@ export class TuiController {
     this.#note(`mcprt · ${this.#state.connectionLabel}${home ? ` · home ${home}` : ''}`, 'bold');
     this.#note('Type /help for commands, /quit to leave.', 'dim');
     try {
-      const { thread } = await client.request('thread/start', { cwd: this.#cwd });
+      const { thread } = await client.request('thread/start', {
+        cwd: this.#cwd,
+        ...(this.#view !== undefined ? { view: this.#view } : {}),
+      });
       this.#update({
         threadId: thread.id,
         environmentOrder: thread.environments.map((e) => e.environmentId),
@@ -274,7 +290,31 @@ export class TuiController {
         this.#note(`Could not list MCP servers: ${message(error)}`, 'error');
       return;
     }
-    this.#update({ registrations: applyStatusList(this.#state.registrations, items, seq) });
+    // The costs once every registration has settled (before the update, so a `/mcp` cell that
+    // settles with it shows them); the list is applied to the registrations as they are then.
+    let toolView = this.#state.toolView;
+    if (threadId !== null && allSettled(applyStatusList(this.#state.registrations, items, seq))) {
+      toolView = (await this.#fetchToolView(threadId)) ?? toolView;
+    }
+    this.#update({
+      registrations: applyStatusList(this.#state.registrations, items, seq),
+      toolView,
+    });
+  }
+
+  /** `thread/toolView/get`; null when the app-server lacks it or it failed (noted). */
+  async #fetchToolView(threadId: string): Promise<ThreadToolViewGetResult | null> {
+    if (!this.#toolViewAvailable) return null;
+    try {
+      return await whenAvailable('toolView', () =>
+        this.#client.request('thread/toolView/get', { threadId }),
+      );
+    } catch (error) {
+      if (error instanceof MethodUnavailableError) this.#toolViewAvailable = false;
+      else if (!this.#state.disconnected)
+        this.#note(`Could not get the tool costs: ${message(error)}`, 'error');
+      return null;
+    }
   }
 
   #onStartup(p: McpServerStatusUpdatedNotification): void {
@@ -345,7 +385,7 @@ export class TuiController {
     if (!allSettled(regs)) return;
     const cells = this.#state.cells.map((c) =>
       c.kind === 'mcp' && !c.done && this.#loadedMcpCells.has(c.id)
-        ? { ...c, snapshot: regs, done: true }
+        ? { ...c, snapshot: regs, toolView: this.#state.toolView, done: true }
         : c,
     );
     if (cells.some((c, i) => c !== this.#state.cells[i])) this.#update({ cells }, false);

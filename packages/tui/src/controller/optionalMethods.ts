@@ -1,9 +1,10 @@
 /**
  * App-server methods the TUI uses that a server may not implement: an older remote app-server, or
  * another implementation of the protocol, may lack mcprt's extensions (`mcpServer/oauth/logout`,
- * `mcpServer/oauth/login/submitRedirect`, `history/list`) or OAuth altogether. Whatever the
- * method, a server that answers -32601 (method not found) makes the call a
- * `MethodUnavailableError`, whose message the user sees inline instead of a protocol error.
+ * `mcpServer/oauth/login/submitRedirect`, `history/list`, `thread/toolView/get`) or OAuth
+ * altogether. Whatever the method, a server that answers -32601 (method not found) makes the call
+ * a `MethodUnavailableError`, whose message the user sees inline instead of a protocol error (the
+ * tool costs of `/mcp` are left out instead).
  */
 
 import { ErrorCode, ProtocolError } from '@mcprt/sdk';
@@ -25,6 +26,10 @@ export const OPTIONAL_METHODS = {
   history: {
     method: 'history/list',
     unavailable: 'History is not available in this build',
+  },
+  toolView: {
+    method: 'thread/toolView/get',
+    unavailable: 'Tool costs are not available on this app-server',
   },
 } as const;
 

@@ -4,6 +4,8 @@
  * change again; done cells are printed once above the live area and scroll away like output.
  */
 
+import type { ThreadToolViewGetResult } from '@mcprt/protocol';
+
 import type { CallCell } from './callCell.js';
 import { callCellLines } from './callCell.js';
 import type { HistoryCell } from './historyView.js';
@@ -24,6 +26,8 @@ export type CellBody =
       readonly verbose: boolean;
       /** The registrations when the cell settled; null while it follows live status. */
       readonly snapshot: readonly Registration[] | null;
+      /** What the thread's tools cost when the cell settled (null: not known). */
+      readonly toolView?: ThreadToolViewGetResult | null;
     }
   | { readonly kind: 'call'; readonly call: CallCell }
   | { readonly kind: 'login'; readonly login: LoginCell }
@@ -54,7 +58,8 @@ export function cellLines(cell: Cell, ctx: CellContext): Line[] {
       );
     case 'mcp': {
       const regs = cell.snapshot ?? ctx.registrations;
-      return cell.verbose ? verboseView(regs, ctx) : compactView(regs, ctx);
+      const view = cell.snapshot === null ? ctx : { ...ctx, toolView: cell.toolView ?? null };
+      return cell.verbose ? verboseView(regs, view) : compactView(regs, view);
     }
     case 'call':
       return callCellLines(cell.call, ctx.width);

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 
-import { connectionLabel, groupByScope, rowSummary } from './mcpStatus.js';
+import type { ToolCost } from './mcpStatus.js';
+import {
+  connectionLabel,
+  groupByScope,
+  rowSummary,
+  toolCostSummary,
+  toolCostWarning,
+} from './mcpStatus.js';
 
 describe('the /mcp view model', () => {
   it('summarises a row as name@env, label, tool count, where it runs and restarts', () => {
@@ -27,6 +34,57 @@ describe('the /mcp view model', () => {
         restartCount: 0,
       }),
     ).toEqual({ name: 'shell@devbox', suffix: ': failed' });
+  });
+
+  it('adds the tools’ tokens when known, not for a server without tools', () => {
+    const row = { name: 'docs', environmentId: 'a', label: 'connected' as const };
+    expect(rowSummary({ ...row, toolCount: 2, tokens: 85 }).suffix).toBe(
+      ': connected (2 tools, 85 tokens)',
+    );
+    expect(rowSummary({ ...row, toolCount: 0, tokens: 0 }).suffix).toBe(': connected (0 tools)');
+    expect(rowSummary({ ...row, toolCount: 2, tokens: null }).suffix).toBe(': connected (2 tools)');
+  });
+
+  it('summarises what a view costs, and warns when it is over its threshold with search off', () => {
+    const review: ToolCost = {
+      view: 'review',
+      tools: 4,
+      allTokens: 175,
+      searchTokens: 461,
+      thresholdTokens: 50,
+      searching: false,
+      overThreshold: true,
+    };
+    expect(toolCostSummary(review)).toBe(
+      'view `review`: 4 tools, 175 tokens with tool search off, 461 with it on; search is off',
+    );
+    expect(toolCostWarning(review)).toBe(
+      'warning: view `review` lists 175 tokens of tool definitions, over its tool_search_threshold_tokens of 50; set tool_search = "auto"',
+    );
+    const searching = { ...review, tools: 1, searching: true, overThreshold: false };
+    expect(toolCostSummary(searching)).toBe(
+      'view `review`: 1 tool, 175 tokens with tool search off, 461 with it on; search is on',
+    );
+    expect(toolCostWarning(searching)).toBeNull();
+  });
+
+  it('suggests a view when the whole inventory passes 10,000 tokens', () => {
+    const all: ToolCost = {
+      view: null,
+      tools: 300,
+      allTokens: 10_000,
+      searchTokens: 386,
+      thresholdTokens: null,
+      searching: false,
+      overThreshold: false,
+    };
+    expect(toolCostSummary(all)).toBe(
+      'all tools (no view): 300 tools, 10000 tokens with tool search off, 386 with it on; search is off',
+    );
+    expect(toolCostWarning(all)).toBeNull();
+    expect(toolCostWarning({ ...all, allTokens: 10_001 })).toBe(
+      'note: the whole inventory lists 10001 tokens of tool definitions, over 10000; define a [views.NAME] with tool_search = "auto" and use it (--view NAME)',
+    );
   });
 
   it('names every connection state with Codex labels', () => {

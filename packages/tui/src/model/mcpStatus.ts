@@ -1,10 +1,11 @@
 /**
- * The `/mcp` view model, shared by the TUI's `/mcp` and the CLI's `mcprt status`: the status
- * label vocabulary (Codex's), one summary per registration — `name@env: label (N tools) [runs in
- * x] [restarted N×]` — and the grouping by registration scope (thread-wide first, then the
- * thread's environments in order, names sorted within a group). Each front end builds rows from
- * its own source (runtime status records, or wire items overlaid with startup notifications) and
- * renders them its own way. Pure functions; no terminal code.
+ * The `/mcp` view model, shared by the TUI's `/mcp` and the CLI's `mcprt status` and `mcprt
+ * tools`: the status label vocabulary (Codex's), one summary per registration — `name@env: label
+ * (N tools[, T tokens]) [runs in x] [restarted N×]` — the grouping by registration scope
+ * (thread-wide first, then the thread's environments in order, names sorted within a group), and
+ * what a view's tool definitions cost as one summary line plus its warning (docs/tool-shaping.md).
+ * Each front end builds rows from its own source (runtime status records, or wire items overlaid
+ * with startup notifications) and renders them its own way. Pure functions; no terminal code.
  */
 
 import { scopeLabel } from '@mcprt/base';
@@ -45,6 +46,8 @@ export interface StatusRow {
   readonly label: StatusLabel;
   /** Tools of a connected registration; null when not connected. */
   readonly toolCount: number | null;
+  /** What those tools' definitions cost in tokens, when known (shown with a tool count > 0). */
+  readonly tokens?: number | null | undefined;
   /** Where the server executes, when known. */
   readonly executionEnvironmentId?: string | undefined;
   /** Automatic restarts so far, when known. */
@@ -56,8 +59,14 @@ export interface StatusRow {
  * the rest (`: label (N tools) [runs in x] [restarted N×]`).
  */
 export function rowSummary(row: StatusRow): { readonly name: string; readonly suffix: string } {
+  const tokens =
+    row.tokens != null && row.toolCount !== null && row.toolCount > 0
+      ? `, ${row.tokens} tokens`
+      : '';
   const tools =
-    row.toolCount === null ? '' : ` (${row.toolCount} ${row.toolCount === 1 ? 'tool' : 'tools'})`;
+    row.toolCount === null
+      ? ''
+      : ` (${row.toolCount} ${row.toolCount === 1 ? 'tool' : 'tools'}${tokens})`;
   const runsIn = row.executionEnvironmentId;
   const elsewhere =
     row.environmentId === null && runsIn !== undefined && runsIn !== 'local'
@@ -91,4 +100,60 @@ export function groupByScope<
         .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
     }))
     .filter((group) => group.items.length > 0);
+}
+
+/**
+ * What a view's tool definitions cost a model: the wire's `thread/toolView/get` result and the
+ * runtime's `ViewCost` both fit.
+ */
+export interface ToolCost {
+  /** null: the whole inventory (no view). */
+  readonly view: string | null;
+  readonly tools: number;
+  /** Every definition, as listed with tool search off. */
+  readonly allTokens: number;
+  /** The `always_load` definitions plus the meta-tools, as listed with tool search on. */
+  readonly searchTokens: number;
+  /** `tool_search_threshold_tokens`; null (or Infinity) without a view. */
+  readonly thresholdTokens: number | null;
+  readonly searching: boolean;
+  /** `tool_search = "off"` and the definitions are over the threshold. */
+  readonly overThreshold: boolean;
+}
+
+/** Past this many tokens of definitions, a front end without a view suggests one. */
+export const INVENTORY_NOTE_TOKENS = 10_000;
+
+/**
+ * `view `review`: 4 tools, 175 tokens with tool search off, 461 with it on; search is off`
+ * (`all tools (no view): …` without a view).
+ */
+export function toolCostSummary(cost: ToolCost): string {
+  const subject = cost.view === null ? 'all tools (no view)' : `view \`${cost.view}\``;
+  const tools = `${cost.tools} ${cost.tools === 1 ? 'tool' : 'tools'}`;
+  return (
+    `${subject}: ${tools}, ${cost.allTokens} tokens with tool search off, ` +
+    `${cost.searchTokens} with it on; search is ${cost.searching ? 'on' : 'off'}`
+  );
+}
+
+/**
+ * The warning of a view over its threshold with search off, or (no view) the note that the
+ * whole inventory is past {@link INVENTORY_NOTE_TOKENS}; null when there is nothing to say.
+ */
+export function toolCostWarning(cost: ToolCost): string | null {
+  if (cost.view !== null && cost.overThreshold) {
+    return (
+      `warning: view \`${cost.view}\` lists ${cost.allTokens} tokens of tool definitions, over ` +
+      `its tool_search_threshold_tokens of ${String(cost.thresholdTokens)}; set tool_search = "auto"`
+    );
+  }
+  if (cost.view === null && cost.allTokens > INVENTORY_NOTE_TOKENS) {
+    return (
+      `note: the whole inventory lists ${cost.allTokens} tokens of tool definitions, over ` +
+      `${INVENTORY_NOTE_TOKENS}; define a [views.NAME] with tool_search = "auto" and use it ` +
+      `(--view NAME)`
+    );
+  }
+  return null;
 }

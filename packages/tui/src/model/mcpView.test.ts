@@ -1,8 +1,11 @@
 /**
  * `/mcp` and `/mcp verbose` view tests: the view-models rendered through the real Ink `Lines`
  * component (ink-testing-library) — same name in several environments, a failed server with its
- * stderr tail, authentication required, live startup updates — and every view at 60 columns.
+ * stderr tail, authentication required, live startup updates, a view's tokens and totals with its
+ * warning — and every view at 60 columns.
  */
+
+import type { ThreadToolViewGetResult } from '@mcprt/protocol';
 
 import { describe, expect, it } from 'vitest';
 
@@ -108,6 +111,75 @@ describe('/mcp compact view', () => {
     expect(legacyScope(regs, 'shared', ['local', 'sandbox', 'buildbox'])).toBeNull();
     expect(legacyScope(regs, 'broken', ['local', 'sandbox', 'buildbox'])).toBe('buildbox');
     expect(legacyScope(regs, 'missing', ['local', 'sandbox'])).toBeUndefined();
+  });
+});
+
+describe('/mcp with the thread’s tool costs (thread/toolView/get)', () => {
+  const review: ThreadToolViewGetResult = {
+    view: 'review',
+    tools: 4,
+    searching: false,
+    thresholdTokens: 50,
+    allTokens: 175,
+    searchTokens: 461,
+    listedTokens: 175,
+    overThreshold: true,
+    servers: [
+      { server: 'everything', environmentId: null, tools: 3, tokens: 120 },
+      { server: 'shared', environmentId: 'sandbox', tools: 1, tokens: 55 },
+    ],
+  };
+  const regs = () =>
+    applyStatusList(
+      [],
+      [
+        statusItem('everything', null, { toolNames: ['echo', 'get-sum', 'get-env'] }),
+        statusItem('shared', 'sandbox', { toolNames: ['echo'] }),
+        statusItem('docs', null, { toolNames: [] }),
+      ],
+      1,
+    );
+
+  it('shows each server’s tokens, the totals with search off and on, and the warning', () => {
+    expect(renderLines(compactView(regs(), { ...ctx(), toolView: review }))).toBe(
+      [
+        '/mcp',
+        'thread-wide',
+        '  • docs: connected (0 tools)',
+        '  • everything: connected (3 tools, 120 tokens)',
+        'environment sandbox (exec)',
+        '  • shared@sandbox: connected (1 tool, 55 tokens)',
+        'view `review`: 4 tools, 175 tokens with tool search off, 461 with it on; search is off',
+        'warning: view `review` lists 175 tokens of tool definitions, over its tool_search_threshold_tokens',
+        '  of 50; set tool_search = "auto"',
+        'Use /mcp verbose for tools and resources.',
+      ].join('\n'),
+    );
+    const verbose = renderLines(verboseView(regs(), { ...ctx(), toolView: review }));
+    expect(verbose).toContain('  • everything: connected (3 tools, 120 tokens)\n      Server:');
+    expect(verbose).toContain(
+      'view `review`: 4 tools, 175 tokens with tool search off, 461 with it on; search is off',
+    );
+  });
+
+  it('says search is on without a warning, and fits 60 columns', () => {
+    const searching = { ...review, searching: true, overThreshold: false, listedTokens: 461 };
+    const frame = renderLines(compactView(regs(), { ...ctx(60), toolView: searching }));
+    expectFits(frame, 60);
+    expect(frame).not.toContain('warning');
+    expect(words(frame)).toEqual(
+      expect.arrayContaining(
+        words(
+          'view `review`: 4 tools, 175 tokens with tool search off, 461 with it on; search is on',
+        ),
+      ),
+    );
+  });
+
+  it('shows no tokens while the costs are not known (an app-server without the method)', () => {
+    const frame = renderLines(compactView(regs(), { ...ctx(), toolView: null }));
+    expect(frame).toContain('  • everything: connected (3 tools)\n');
+    expect(frame).not.toContain('tokens');
   });
 });
 

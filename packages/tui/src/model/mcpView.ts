@@ -1,18 +1,20 @@
 /**
  * `/mcp` and `/mcp verbose` as lines. Compact (Codex's `toolsAndAuthOnly`): one line per
- * registration, `• name@env: label (N tools)` (bare `name` for thread-wide), grouped by
- * registration scope. Verbose adds the negotiated MCP protocol revision, auth, tools (and their
+ * registration, `• name@env: label (N tools, T tokens)` (bare `name` for thread-wide), grouped by
+ * registration scope, then what the thread's tools cost (`thread/toolView/get`: the view's tool
+ * count and tokens with tool search off and on, and its over-threshold warning) when the
+ * app-server told it. Verbose adds the negotiated MCP protocol revision, auth, tools (and their
  * model-visible names), resources, templates, and for servers that are not connected the cause
- * and the stderr tail.
+ * and the stderr tail. Under a view the status items carry only the view's tools.
  */
 
-import type { McpAuthStatus, McpServerStatus } from '@mcprt/protocol';
+import type { McpAuthStatus, McpServerStatus, ThreadToolViewGetResult } from '@mcprt/protocol';
 
 import { displayWidth, truncate, wrap } from '../text/fit.js';
 import type { Line, Tone } from './lines.js';
 import { line } from './lines.js';
 import type { StatusLabel } from './mcpStatus.js';
-import { groupByScope, rowSummary } from './mcpStatus.js';
+import { groupByScope, rowSummary, toolCostSummary, toolCostWarning } from './mcpStatus.js';
 import type { Registration } from './registrations.js';
 import { failureCause, statusLabel, toolCount } from './registrations.js';
 
@@ -29,6 +31,8 @@ export interface McpViewContext {
   readonly environments: ReadonlyMap<string, EnvironmentSummary>;
   /** Lines of stderr shown per failed server in the verbose view. */
   readonly stderrLines?: number;
+  /** What the thread's view costs (`thread/toolView/get`); null or absent: not known. */
+  readonly toolView?: ThreadToolViewGetResult | null;
 }
 
 const AUTH_LABELS: Record<McpAuthStatus, string> = {
@@ -66,12 +70,19 @@ function view(regs: readonly Registration[], ctx: McpViewContext, verbose: boole
     out.push(line(truncate('No MCP servers configured.', ctx.width)));
     return out;
   }
+  const cost = ctx.toolView ?? null;
   for (const group of groupByScope(regs, ctx.environmentOrder)) {
     out.push(line(groupHeader(group.environmentId, ctx), 'accent'));
     for (const r of group.items) {
-      out.push(registrationLine(r, ctx.width));
+      out.push(registrationLine(r, ctx.width, cost === null ? null : serverTokens(cost, r)));
       if (verbose) out.push(...details(r, ctx));
     }
+  }
+  if (cost !== null) {
+    out.push(...wrap(toolCostSummary(cost), ctx.width, '', '  ').map((t) => line(t, 'dim')));
+    const warning = toolCostWarning(cost);
+    if (warning !== null)
+      out.push(...wrap(warning, ctx.width, '', '  ').map((t) => line(t, 'warn')));
   }
   if (!verbose) {
     const failed = regs.some((r) => failureCause(r) !== null);
@@ -91,14 +102,30 @@ function groupHeader(environmentId: string | null, ctx: McpViewContext): string 
   return truncate(`environment ${environmentId}${kind}${health}`, ctx.width);
 }
 
-/** `  • name@env: label (N tools)`: the name is shortened before the label is. */
-export function registrationLine(r: Registration, width: number): Line {
+/** The tokens of a registration's tools in the view (0: none of its tools is in it). */
+function serverTokens(cost: ThreadToolViewGetResult, r: Registration): number {
+  const server = cost.servers.find(
+    (s) => s.server === r.name && s.environmentId === r.environmentId,
+  );
+  return server?.tokens ?? 0;
+}
+
+/**
+ * `  • name@env: label (N tools[, T tokens])`: the name is shortened before the label is;
+ * `tokens` of the registration's tools when known.
+ */
+export function registrationLine(
+  r: Registration,
+  width: number,
+  tokens: number | null = null,
+): Line {
   const label = statusLabel(r);
   const { name, suffix } = rowSummary({
     name: r.name,
     environmentId: r.environmentId,
     label,
     toolCount: toolCount(r),
+    tokens,
     executionEnvironmentId: r.status?.executionEnvironmentId,
   });
   const lead = '  • ';
