@@ -29,6 +29,7 @@ import {
   shExecEnvironment,
   tempDir,
 } from '../helpers/fixtures.js';
+import { REVIEW_LOOKUP_BAD } from '../helpers/views.js';
 
 const PID_LOG = join(tempDir(), 'pids.log');
 
@@ -40,25 +41,7 @@ const CONFIG =
   `[environments.a.mcp_servers.shared]\ncommand = ${q(NODE)}\n` +
   `args = ${arr([ECHO_SERVER, '--name', 'shared-a'])}\n` +
   `enabled_tools = ["echo", "whoami", "env"]\n` +
-  `
-[views.review]
-include = ["*/shared/echo", "*/shared/whoami", "-/docs/*"]
-exclude = ["-/docs/fail"]
-tool_prefix = "always"
-tool_search = "off"
-tool_search_threshold_tokens = 50
-
-[views.review.tools."a/shared/echo"]
-name = "echo_a"
-
-[views.lookup]
-include = ["a/shared/*"]
-tool_search = "always"
-always_load = ["a/shared/echo"]
-
-[views.bad]
-include = ["a/shared"]
-`;
+  REVIEW_LOOKUP_BAD;
 
 const REFUSAL = 'tool `fail` of `docs` is not in view `review`; refused';
 const UNKNOWN_OPS = 'unknown view `ops` (defined: `review`, `lookup`)';

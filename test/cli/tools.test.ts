@@ -21,6 +21,7 @@ import {
   shExecEnvironment,
   tempDir,
 } from '../helpers/fixtures.js';
+import { REVIEW_LOOKUP_BAD } from '../helpers/views.js';
 
 function capture(): Io & { stdout: () => string; stderr: () => string } {
   let out = '';
@@ -43,25 +44,7 @@ async function mcprt(home: string, ...argv: string[]) {
 const echo = (table: string, name: string, extra: string[] = [], filter = '') =>
   `[${table}]\ncommand = ${q(NODE)}\nargs = ${arr([ECHO_SERVER, '--name', name, ...extra])}\n${filter}\n`;
 
-const VIEWS = `
-[views.review]
-include = ["*/shared/echo", "*/shared/whoami", "-/docs/*"]
-exclude = ["-/docs/fail"]
-tool_prefix = "always"
-tool_search = "off"
-tool_search_threshold_tokens = 50
-
-[views.review.tools."a/shared/echo"]
-name = "echo_a"
-
-[views.lookup]
-include = ["a/shared/*"]
-tool_search = "always"
-always_load = ["a/shared/echo"]
-
-[views.bad]
-include = ["a/shared"]
-`;
+const VIEWS = REVIEW_LOOKUP_BAD;
 
 function home(pidLog = join(tempDir(), 'pids.log')): string {
   return makeHome(

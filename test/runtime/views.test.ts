@@ -12,6 +12,7 @@ import { ToolNotInViewError, UnknownViewError } from '@mcprt/runtime';
 
 import { echoServer, shExecEnvironment, tempDir, waitFor } from '../helpers/fixtures.js';
 import { useRuntimes } from '../helpers/runtimes.js';
+import { reviewView } from '../helpers/views.js';
 
 const open = useRuntimes();
 
@@ -22,19 +23,7 @@ function envWithShared(id: string): string {
   );
 }
 
-const VIEW = `
-[views.review]
-include = ["*/shared/echo", "*/shared/whoami", "-/docs/*"]
-exclude = ["-/docs/fail"]
-tool_prefix = "always"
-tool_search = "off"
-tool_search_threshold_tokens = 50
-
-[views.review.tools."a/shared/echo"]
-name = "echo_a"
-title = "Echo on a"
-annotations = { readOnlyHint = true }
-`;
+const VIEW = reviewView('title = "Echo on a"\nannotations = { readOnlyHint = true }');
 
 async function readySession(toml: string, view: string | null = 'review') {
   const runtime = open(toml);

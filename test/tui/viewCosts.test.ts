@@ -12,6 +12,7 @@ import { expectFits, words } from '../../packages/tui/src/testing/render.js';
 import { echoServer, shExecEnvironment, tempDir } from '../helpers/fixtures.js';
 import type { TuiUnderTest } from './harness.js';
 import { startTui } from './harness.js';
+import { reviewView } from '../helpers/views.js';
 
 const CONFIG =
   echoServer('mcp_servers.docs', 'docs', 'enabled_tools = ["echo", "whoami", "fail"]') +
@@ -21,17 +22,7 @@ const CONFIG =
     'shared-a',
     'enabled_tools = ["echo", "whoami", "env"]',
   ) +
-  `
-[views.review]
-include = ["*/shared/echo", "*/shared/whoami", "-/docs/*"]
-exclude = ["-/docs/fail"]
-tool_prefix = "always"
-tool_search = "off"
-tool_search_threshold_tokens = 50
-
-[views.review.tools."a/shared/echo"]
-name = "echo_a"
-`;
+  reviewView();
 
 const COLUMNS = 60;
 

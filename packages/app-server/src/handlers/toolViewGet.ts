@@ -18,21 +18,6 @@ interface ToolViewGetInput {
 
 export async function getToolView(params: ToolViewGetInput, ctx: HandlerContext) {
   const thread = requireThread(ctx, params.threadId);
-  const cost = (await settledToolView(thread.session, params.view ?? null)).cost();
-  return {
-    view: cost.view,
-    tools: cost.tools,
-    searching: cost.searching,
-    thresholdTokens: Number.isFinite(cost.thresholdTokens) ? cost.thresholdTokens : null,
-    allTokens: cost.allTokens,
-    searchTokens: cost.searchTokens,
-    listedTokens: cost.listedTokens,
-    overThreshold: cost.overThreshold,
-    servers: cost.servers.map((s) => ({
-      server: s.scope.name,
-      environmentId: s.scope.environmentId,
-      tools: s.tools,
-      tokens: s.tokens,
-    })),
-  };
+  // ViewCost is plain data already (no Infinity; scopes spelled out).
+  return (await settledToolView(thread.session, params.view ?? null)).cost();
 }

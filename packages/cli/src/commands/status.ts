@@ -18,7 +18,7 @@ import { toolCostSummary, toolCostWarning } from '@mcprt/tui/mcpStatus';
 import type { GlobalOptions } from '../args.js';
 import { parse, UsageError } from '../args.js';
 import { renderStatusView } from '../format/statusView.js';
-import { costJson, statusWithinView } from '../format/toolsView.js';
+import { statusWithinView } from '../format/toolsView.js';
 import type { Io } from '../io.js';
 import { configFile, openRuntime } from '../runtime.js';
 
@@ -82,7 +82,7 @@ export async function statusCommand(
           const servers = outside === 1 ? 'server' : 'servers';
           lines.push(`${outside} ${servers} outside view \`${view.name}\` not shown`);
         }
-        const cost = costJson(view.cost());
+        const cost = view.cost();
         lines.push(toolCostSummary(cost));
         const warning = toolCostWarning(cost);
         if (warning !== null) lines.push(warning);

@@ -7,7 +7,7 @@
  * (`@mcprt/tui/mcpStatus`). Token counts are the runtime's (o200k_base, docs/tool-shaping.md).
  */
 
-import type { ServerStatus, ToolView, ViewCost, ViewTool } from '@mcprt/runtime';
+import type { ServerStatus, ToolView, ViewTool } from '@mcprt/runtime';
 import { scopeKey, scopeLabel, toolDefinitionTokens } from '@mcprt/runtime';
 import {
   connectionLabel,
@@ -35,26 +35,6 @@ interface ServerGroup {
   readonly missing: ServerStatus | null;
 }
 
-/** The `cost` of `--json` and of the wire's `thread/toolView/get`: no Infinity, scopes spelled out. */
-export function costJson(cost: ViewCost) {
-  return {
-    view: cost.view,
-    tools: cost.tools,
-    searching: cost.searching,
-    thresholdTokens: Number.isFinite(cost.thresholdTokens) ? cost.thresholdTokens : null,
-    allTokens: cost.allTokens,
-    searchTokens: cost.searchTokens,
-    listedTokens: cost.listedTokens,
-    overThreshold: cost.overThreshold,
-    servers: cost.servers.map((s) => ({
-      server: s.scope.name,
-      environmentId: s.scope.environmentId,
-      tools: s.tools,
-      tokens: s.tokens,
-    })),
-  };
-}
-
 /** `mcprt tools --json`. */
 export function toolsJson(input: ToolsViewInput) {
   const { view } = input;
@@ -77,7 +57,7 @@ export function toolsJson(input: ToolsViewInput) {
       status: s.connectionStatus,
       error: s.error,
     })),
-    cost: costJson(view.cost()),
+    cost: view.cost(),
   };
 }
 
@@ -129,8 +109,8 @@ export function renderToolsView(input: ToolsViewInput): string[] {
       `environment ${input.environmentId}: ${countOf(shown.length)}, ${tokens} tokens of the view's definitions`,
     );
   }
-  out.push(toolCostSummary(costJson(cost)));
-  const warning = toolCostWarning(costJson(cost));
+  out.push(toolCostSummary(cost));
+  const warning = toolCostWarning(cost);
   if (warning !== null) out.push(warning);
   return out;
 }

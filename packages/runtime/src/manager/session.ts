@@ -122,6 +122,7 @@ export class Session extends SessionRequests {
     this.registrations.startAll();
     // While the servers start: the call path's pure steps, once per process (ADR 0027).
     primeCallPath();
+    this.views.prepare();
     return this;
   }
 

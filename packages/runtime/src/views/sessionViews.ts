@@ -9,6 +9,7 @@ import type { McprtConfig } from '../config/types.js';
 import type { ViewConfig } from '../config/viewTypes.js';
 import { UnknownViewError } from '../errors.js';
 import type { InventoryTool } from '../inventory/inventory.js';
+import { prepareTokenCounter } from './toolCost.js';
 import { ToolView } from './toolView.js';
 import { ViewSelection } from './viewSelection.js';
 
@@ -25,6 +26,11 @@ export class SessionViews {
     readonly view: string | null,
   ) {
     this.own = view === null ? null : resolveView(config, view);
+  }
+
+  /** While the servers start: what the session's view will need for its first listing. */
+  prepare(): void {
+    if (this.configOf(this.view)?.toolSearch === 'auto') prepareTokenCounter();
   }
 
   setConfig(config: McprtConfig): void {

@@ -33,6 +33,15 @@ function load(): Encoder {
   return encoder;
 }
 
+/**
+ * Load the encoder now, off any request's path: a session whose view may turn tool search on
+ * (`auto`) needs a count for its first listing; loading while its servers start hides the load.
+ */
+export function prepareTokenCounter(): void {
+  const timer = setTimeout(() => load(), 0);
+  timer.unref();
+}
+
 /** o200k_base tokens of `text`. */
 export function countTokens(text: string): number {
   return text === '' ? 0 : load().countTokens(text, AS_TEXT);

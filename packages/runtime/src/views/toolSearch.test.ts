@@ -222,7 +222,34 @@ describe('determinism', () => {
       expect(index.search('execute a shell command on devbox', 10)).toEqual(first);
     }
     expect(first[0]?.name).toBe('devbox__shell__exec');
-    const scores = first.map((h) => h.score);
-    expect([...scores].sort((x, y) => y - x)).toEqual(scores);
+    // Every distinct tool first, best first; then the copies in other environments, best first.
+    const base = (name: string) => name.split('__').slice(1).join('__');
+    const firstCopy = first.findIndex((h, i) =>
+      first.slice(0, i).some((g) => base(g.name) === base(h.name)),
+    );
+    const distinct = firstCopy < 0 ? first : first.slice(0, firstCopy);
+    const copies = firstCopy < 0 ? [] : first.slice(firstCopy);
+    expect(new Set(distinct.map((h) => base(h.name))).size).toBe(distinct.length);
+    for (const c of copies) expect(distinct.map((h) => base(h.name))).toContain(base(c.name));
+    for (const part of [distinct, copies]) {
+      const scores = part.map((h) => h.score);
+      expect([...scores].sort((x, y) => y - x)).toEqual(scores);
+    }
+    expect(copies.length).toBeGreaterThan(0);
+  });
+
+  it('lists a tool once per environment only after every distinct tool it found', () => {
+    const index = ToolSearchIndex.build(fleet());
+    // No environment named: run_tests ties in three environments, yet the shell and the file
+    // reader come before its second copy.
+    const names = index
+      .search('run the tests, or a shell command, or read a file', 5)
+      .map((h) => h.name);
+    expect(
+      names
+        .slice(0, 3)
+        .map((n) => n.split('__').slice(1).join('__'))
+        .sort(),
+    ).toEqual(['ci__run_tests', 'fs__read_text_file', 'shell__exec']);
   });
 });

@@ -399,8 +399,13 @@ export class ToolSearchIndex {
 
     // Tools of the best definitions first; a definition whose best possible tool (its BM25 plus
     // the best location's, times every word either could match) is below the k-th is skipped
-    // with the rest. Then tools only their location matches, best location first.
-    const top = new TopK(clampLimit(limit), this.tools);
+    // with the rest. Then tools only their location matches, best location first. Each
+    // definition's best copy competes for the first places; its copies in other locations come
+    // only after every distinct tool found (a query that names no environment would otherwise
+    // get one tool once per environment, and an agent the same answer several times).
+    const want = clampLimit(limit);
+    const top = new TopK(want, this.tools);
+    const copies = new TopK(want, this.tools);
     const bound = (id: number): number =>
       (d.raw[id]! + l.best) * Math.min(all.length, popcount(d.mask[id]!) + l.mostWords);
     definitionHits.sort((a, b) => bound(b) - bound(a));
@@ -408,27 +413,43 @@ export class ToolSearchIndex {
       if (top.full && round6(bound(id)) < top.last) break;
       const raw = d.raw[id]!;
       const mask = d.mask[id]!;
+      let best = -1;
+      let bestScore = -Infinity;
       for (const i of this.byDefinition[id]!) {
         const at = this.locationOf[i]!;
-        top.offer(
-          i,
+        const score =
           l.stamp[at] === stamp
             ? round6((raw + l.raw[at]!) * popcount(mask | l.mask[at]!))
-            : round6(raw * popcount(mask)),
-        );
+            : round6(raw * popcount(mask));
+        if (best < 0 || top.ranksBefore(i, score, best, bestScore)) {
+          if (best >= 0) copies.offer(best, bestScore);
+          best = i;
+          bestScore = score;
+        } else {
+          copies.offer(i, score);
+        }
       }
+      if (best >= 0) top.offer(best, bestScore);
     }
     const alone = (id: number): number => round6(l.raw[id]! * popcount(l.mask[id]!));
     locationHits.sort((a, b) => alone(b) - alone(a));
+    const seen = new Set<number>();
     for (const id of locationHits) {
       const score = alone(id);
       if (top.full && score < top.last) break;
       for (const i of this.byLocation[id]!) {
-        if (d.stamp[this.definitionOf[i]!] !== stamp) top.offer(i, score);
+        const definition = this.definitionOf[i]!;
+        if (d.stamp[definition] === stamp) continue;
+        if (seen.has(definition)) copies.offer(i, score);
+        else {
+          seen.add(definition);
+          top.offer(i, score);
+        }
       }
     }
+    const ranked = top.full ? top.items : [...top.items, ...copies.items].slice(0, want);
 
-    return top.items.map(({ index, score }) => {
+    return ranked.map(({ index, score }) => {
       const tool = this.tools[index]!;
       return {
         name: tool.name,
@@ -524,9 +545,12 @@ class TopK {
 
   /** Whether (index, score) ranks before `b`. */
   private before(index: number, score: number, b: { index: number; score: number }): boolean {
-    return (
-      score > b.score || (score === b.score && this.tools[index]!.name < this.tools[b.index]!.name)
-    );
+    return this.ranksBefore(index, score, b.index, b.score);
+  }
+
+  /** Whether tool `a` with `aScore` ranks before tool `b` with `bScore` (ties: by name). */
+  ranksBefore(a: number, aScore: number, b: number, bScore: number): boolean {
+    return aScore > bScore || (aScore === bScore && this.tools[a]!.name < this.tools[b]!.name);
   }
 
   offer(index: number, score: number): void {

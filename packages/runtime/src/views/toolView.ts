@@ -46,12 +46,15 @@ export interface ViewCost {
   readonly searchTokens: number;
   /** What `tools/list` costs now (one of the two above). */
   readonly listedTokens: number;
-  readonly thresholdTokens: number;
+  /** The view's `tool_search_threshold_tokens` (null without a view: no threshold). */
+  readonly thresholdTokens: number | null;
   readonly searching: boolean;
   /** `tool_search = "off"` and the definitions are over the threshold. */
   readonly overThreshold: boolean;
+  /** Per registration, in inventory order (plain data: hosts send it as it is). */
   readonly servers: readonly {
-    readonly scope: RegistrationScope;
+    readonly server: string;
+    readonly environmentId: string | null;
     readonly tools: number;
     readonly tokens: number;
   }[];
@@ -169,7 +172,13 @@ export class ToolView {
   /** What the view's definitions cost (computed once per snapshot). */
   cost(): ViewCost {
     if (this.costs !== undefined) return this.costs;
-    const servers = new Map<string, { scope: RegistrationScope; tools: number; tokens: number }>();
+    type ServerCost = {
+      server: string;
+      environmentId: string | null;
+      tools: number;
+      tokens: number;
+    };
+    const servers = new Map<string, ServerCost>();
     let allTokens = 0;
     let alwaysTokens = 0;
     for (const t of this.tools) {
@@ -177,14 +186,19 @@ export class ToolView {
       allTokens += tokens;
       if (t.alwaysLoad) alwaysTokens += tokens;
       const key = scopeKey(t.scope);
-      const server = servers.get(key) ?? { scope: t.scope, tools: 0, tokens: 0 };
+      const server = servers.get(key) ?? {
+        server: t.scope.name,
+        environmentId: t.scope.environmentId,
+        tools: 0,
+        tokens: 0,
+      };
       server.tools += 1;
       server.tokens += tokens;
       servers.set(key, server);
     }
     const metaTokens = metaToolDefinitions().reduce((n, d) => n + toolDefinitionTokens(d), 0);
     const searchTokens = alwaysTokens + metaTokens;
-    const threshold = this.selection.config?.toolSearchThresholdTokens ?? Infinity;
+    const threshold = this.selection.config?.toolSearchThresholdTokens ?? null;
     this.costs = {
       view: this.name,
       tools: this.tools.length,
@@ -193,7 +207,7 @@ export class ToolView {
       listedTokens: this.searching ? searchTokens : allTokens,
       thresholdTokens: threshold,
       searching: this.searching,
-      overThreshold: !this.searching && allTokens > threshold,
+      overThreshold: !this.searching && threshold !== null && allTokens > threshold,
       servers: [...servers.values()],
     };
     return this.costs;
