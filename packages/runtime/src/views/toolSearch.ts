@@ -24,6 +24,16 @@
 import MiniSearch from 'minisearch';
 import type { SearchOptions } from 'minisearch';
 
+import type { OwnWords } from './searchDocuments.js';
+import {
+  locationLabel,
+  record,
+  text,
+  unlabelledDescription,
+  unlabelledTitle,
+  Words,
+} from './searchDocuments.js';
+import { MAX_QUERY_TERMS, popcount, round6, Scores, TopK } from './searchRanking.js';
 import { normalizeTerm, RELATED_WEIGHT, relatedTerms, tokenize } from './searchTerms.js';
 
 export interface SearchableTool {
@@ -70,158 +80,6 @@ type DefinitionField = keyof typeof DEFINITION_BOOST;
 type LocationField = keyof typeof LOCATION_BOOST;
 type Doc<F extends string> = { readonly id: number } & Readonly<Record<F, string>>;
 
-/** Normalized words, as MiniSearch gets them (space-separated), and a short key for them. */
-interface Part {
-  readonly key: string;
-  readonly joined: string;
-}
-
-/** The words of one distinct text. */
-interface TextWords extends Part {
-  readonly terms: readonly string[];
-  readonly set: ReadonlySet<string>;
-}
-
-/** The words naming a location's server and environment (`key`: them, joined). */
-interface OwnWords {
-  readonly words: readonly string[];
-  readonly key: string;
-}
-
-/**
- * Per build: the words of each distinct text, split once however often the text repeats, and
- * short keys for them, so that telling two definitions apart never compares their whole texts.
- */
-class Words {
-  private readonly texts = new Map<string, TextWords>();
-  private readonly words = new Map<string, string | null>();
-  private readonly params = new WeakMap<object, string>();
-  private readonly parts = new Map<string, Part>();
-  private readonly joined = new Map<string, number>();
-
-  of(text: string): TextWords {
-    let entry = this.texts.get(text);
-    if (entry === undefined) {
-      const terms: string[] = [];
-      for (const word of tokenize(text)) {
-        let term = this.words.get(word);
-        if (term === undefined) {
-          term = normalizeTerm(word);
-          this.words.set(word, term);
-        }
-        if (term !== null) terms.push(term);
-      }
-      const key = `${this.texts.size}`;
-      entry = { key, terms, set: new Set(terms), joined: terms.join(' ') };
-      this.texts.set(text, entry);
-    }
-    return entry;
-  }
-
-  /** The words of `text` but a location's own. */
-  without(text: TextWords, own: OwnWords): Part {
-    if (!own.words.some((w) => text.set.has(w))) return text;
-    return this.part(`${text.key}/${own.key}`, text.terms, own);
-  }
-
-  /**
-   * The words of a tool's name but its location's own. A name prefixed with its environment and
-   * server (`env__server__tool`, `server__tool`) is looked up without them, so the tool part is
-   * split once per build however many environments list it.
-   */
-  name(t: SearchableTool, own: OwnWords): Part {
-    let rest = t.name;
-    const env = t.environmentId;
-    if (env !== null && rest.startsWith(`${env}__`)) rest = rest.slice(env.length + 2);
-    if (rest.startsWith(`${t.server}__`)) rest = rest.slice(t.server.length + 2);
-    if (rest !== t.tool.name && t.name !== t.tool.name) rest = `${rest} ${t.tool.name}`;
-    return this.without(this.of(rest), own);
-  }
-
-  private part(key: string, terms: readonly string[], own: OwnWords): Part {
-    let part = this.parts.get(key);
-    if (part === undefined) {
-      // Keyed by content: `list_directory` of every environment is one definition.
-      const joined = terms.filter((t) => !own.words.includes(t)).join(' ');
-      let id = this.joined.get(joined);
-      if (id === undefined) {
-        id = this.joined.size;
-        this.joined.set(joined, id);
-      }
-      part = { key: `p${id}`, joined };
-      this.parts.set(key, part);
-    }
-    return part;
-  }
-
-  /** Parameter text of an input schema (the same schema object is walked once). */
-  paramsOf(schema: unknown): string {
-    if (typeof schema !== 'object' || schema === null) return '';
-    let value = this.params.get(schema);
-    if (value === undefined) {
-      value = paramText(schema);
-      this.params.set(schema, value);
-    }
-    return value;
-  }
-}
-
-function text(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
-
-function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
-}
-
-/**
- * Parameter names, titles, descriptions and string enum values from `inputSchema.properties`,
- * and one level further (an object property's properties, an array's item properties).
- */
-function paramText(schema: unknown): string {
-  const parts: string[] = [];
-  const walk = (properties: unknown, depth: number): void => {
-    const props = record(properties);
-    if (props === undefined) return;
-    for (const [key, raw] of Object.entries(props)) {
-      parts.push(key);
-      const prop = record(raw);
-      if (prop === undefined) continue;
-      parts.push(text(prop['title']), text(prop['description']));
-      if (Array.isArray(prop['enum'])) {
-        for (const v of prop['enum']) if (typeof v === 'string') parts.push(v);
-      }
-      if (depth === 0) {
-        walk(prop['properties'], 1);
-        walk(record(prop['items'])?.['properties'], 1);
-      }
-    }
-  };
-  walk(record(schema)?.['properties'], 0);
-  return parts.join(' ');
-}
-
-/** `server@env` (thread-wide: `server`), as views label titles and descriptions. */
-function locationLabel(t: SearchableTool): string {
-  return t.environmentId === null ? t.server : `${t.server}@${t.environmentId}`;
-}
-
-/** A description without a leading `[server@env]` label of its own location. */
-function unlabelledDescription(t: SearchableTool, label = locationLabel(t)): string {
-  const description = text(t.tool.description);
-  return description.startsWith(`[${label}]`)
-    ? description.slice(label.length + 2).trimStart()
-    : description;
-}
-
-/** A title without a trailing ` (server@env)` label of its own location. */
-function unlabelledTitle(t: SearchableTool, label = locationLabel(t)): string {
-  const title = text(t.tool.title);
-  return title.endsWith(` (${label})`) ? title.slice(0, -(label.length + 3)) : title;
-}
-
 function newIndex<F extends string>(
   fields: readonly F[],
   boost: Record<F, number>,
@@ -240,9 +98,6 @@ function newIndex<F extends string>(
     },
   });
 }
-
-/** Scores equal to 6 decimals are ties (then the name decides), so order never rests on ulps. */
-const round6 = (x: number): number => Math.round(x * 1e6) / 1e6;
 
 export class ToolSearchIndex {
   private readonly definitionScores: Scores;
@@ -468,103 +323,6 @@ export class ToolSearchIndex {
       this.locationScores.stamp.fill(0);
     }
     return this.stamp;
-  }
-}
-
-/** Query words searched at most: each is a bit of a mask (their related words included). */
-const MAX_QUERY_TERMS = 31;
-
-/** Set bits of a 31-bit mask: how many query words matched. */
-function popcount(x: number): number {
-  let v = x - ((x >>> 1) & 0x55555555);
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-}
-
-/**
- * One search's results of one MiniSearch index, per document: BM25 without MiniSearch's
- * coordination factor (its score is the sum times the number of query words matched; the tool's
- * factor counts the words its definition and location match together) and the words as a mask.
- * Valid where `stamp` is the search's.
- */
-class Scores {
-  readonly raw: Float64Array;
-  readonly mask: Int32Array;
-  readonly stamp: Uint32Array;
-  /** The highest `raw` and the most words matched by any document of this search. */
-  best = 0;
-  mostWords = 0;
-
-  constructor(size: number) {
-    this.raw = new Float64Array(size);
-    this.mask = new Int32Array(size);
-    this.stamp = new Uint32Array(size);
-  }
-
-  take(
-    results: ReturnType<MiniSearch['search']>,
-    bits: ReadonlyMap<string, number>,
-    stamp: number,
-  ): number[] {
-    this.best = 0;
-    this.mostWords = 0;
-    const ids: number[] = [];
-    for (const r of results) {
-      const id = r.id as number;
-      let mask = 0;
-      for (const t of r.queryTerms) mask |= bits.get(t) ?? 0;
-      const raw = r.score / Math.max(1, r.queryTerms.length);
-      this.raw[id] = raw;
-      this.mask[id] = mask;
-      this.stamp[id] = stamp;
-      this.best = Math.max(this.best, raw);
-      this.mostWords = Math.max(this.mostWords, r.queryTerms.length);
-      ids.push(id);
-    }
-    return ids;
-  }
-}
-
-/** The best `k` offers, ties by tool name. */
-class TopK {
-  readonly items: { index: number; score: number }[] = [];
-
-  constructor(
-    private readonly k: number,
-    private readonly tools: readonly SearchableTool[],
-  ) {}
-
-  get full(): boolean {
-    return this.items.length === this.k;
-  }
-
-  /** The k-th score (when full). */
-  get last(): number {
-    return this.items[this.items.length - 1]?.score ?? -Infinity;
-  }
-
-  /** Whether (index, score) ranks before `b`. */
-  private before(index: number, score: number, b: { index: number; score: number }): boolean {
-    return this.ranksBefore(index, score, b.index, b.score);
-  }
-
-  /** Whether tool `a` with `aScore` ranks before tool `b` with `bScore` (ties: by name). */
-  ranksBefore(a: number, aScore: number, b: number, bScore: number): boolean {
-    return aScore > bScore || (aScore === bScore && this.tools[a]!.name < this.tools[b]!.name);
-  }
-
-  offer(index: number, score: number): void {
-    const items = this.items;
-    if (items.length === this.k && !this.before(index, score, items[items.length - 1]!)) return;
-    let lo = 0;
-    let hi = items.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.before(items[mid]!.index, items[mid]!.score, { index, score })) lo = mid + 1;
-      else hi = mid;
-    }
-    items.splice(lo, 0, { index, score });
-    if (items.length > this.k) items.pop();
   }
 }
 
