@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { run } from '../../packages/cli/src/main.js';
-import type { Io } from '../../packages/cli/src/io.js';
+import { capture, mcprt } from '../helpers/cliRun.js';
 import {
   arr,
   echoServer,
@@ -18,24 +18,6 @@ import {
   REPO_ROOT,
   tempDir,
 } from '../helpers/fixtures.js';
-
-function capture(): Io & { stdout: () => string; stderr: () => string } {
-  let out = '';
-  let err = '';
-  return {
-    out: (t) => void (out += t.endsWith('\n') ? t : `${t}\n`),
-    err: (t) => void (err += t.endsWith('\n') ? t : `${t}\n`),
-    isTTY: false,
-    stdout: () => out,
-    stderr: () => err,
-  };
-}
-
-async function mcprt(home: string, ...argv: string[]) {
-  const io = capture();
-  const code = await run(['--home', home, ...argv], io);
-  return { code, stdout: io.stdout(), stderr: io.stderr() };
-}
 
 const ORIGINAL = `# My servers — keep this comment
 model = "ignored-by-mcprt" # a Codex key

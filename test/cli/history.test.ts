@@ -5,27 +5,8 @@ import { describe, expect, it } from 'vitest';
 
 import { Runtime } from '@mcprt/runtime';
 
-import { run } from '../../packages/cli/src/main.js';
-import type { Io } from '../../packages/cli/src/io.js';
+import { mcprt } from '../helpers/cliRun.js';
 import { echoServer, makeHome } from '../helpers/fixtures.js';
-
-function capture(): Io & { stdout: () => string; stderr: () => string } {
-  let out = '';
-  let err = '';
-  return {
-    out: (t) => void (out += t.endsWith('\n') ? t : `${t}\n`),
-    err: (t) => void (err += t.endsWith('\n') ? t : `${t}\n`),
-    isTTY: false,
-    stdout: () => out,
-    stderr: () => err,
-  };
-}
-
-async function mcprt(home: string, ...argv: string[]) {
-  const io = capture();
-  const code = await run(['--home', home, ...argv], io);
-  return { code, stdout: io.stdout(), stderr: io.stderr() };
-}
 
 const REFUSAL = 'tool `fail` of `echo` is not in view `triage`';
 

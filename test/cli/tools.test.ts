@@ -9,8 +9,8 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import type { Io } from '../../packages/cli/src/io.js';
-import { HELP, run } from '../../packages/cli/src/main.js';
+import { HELP } from '../../packages/cli/src/main.js';
+import { mcprt } from '../helpers/cliRun.js';
 import {
   arr,
   ECHO_SERVER,
@@ -22,24 +22,6 @@ import {
   tempDir,
 } from '../helpers/fixtures.js';
 import { REVIEW_LOOKUP_BAD } from '../helpers/views.js';
-
-function capture(): Io & { stdout: () => string; stderr: () => string } {
-  let out = '';
-  let err = '';
-  return {
-    out: (t) => void (out += t.endsWith('\n') ? t : `${t}\n`),
-    err: (t) => void (err += t.endsWith('\n') ? t : `${t}\n`),
-    isTTY: false,
-    stdout: () => out,
-    stderr: () => err,
-  };
-}
-
-async function mcprt(home: string, ...argv: string[]) {
-  const io = capture();
-  const code = await run(['--home', home, ...argv], io);
-  return { code, stdout: io.stdout(), stderr: io.stderr() };
-}
 
 const echo = (table: string, name: string, extra: string[] = [], filter = '') =>
   `[${table}]\ncommand = ${q(NODE)}\nargs = ${arr([ECHO_SERVER, '--name', name, ...extra])}\n${filter}\n`;

@@ -6,6 +6,7 @@
  * `exclude` pattern removes all of its tools (`<env>/<server>/*`). No view: everything.
  */
 
+import { DEFAULT_VIEW_INCLUDE } from '../config/viewTypes.js';
 import type { ViewConfig } from '../config/viewTypes.js';
 import type { RegistrationScope } from '../scope.js';
 import type { ToolPathPattern } from './glob.js';
@@ -17,7 +18,7 @@ export class ViewSelection {
   private readonly always: readonly ToolPathPattern[];
 
   constructor(readonly config: ViewConfig | null) {
-    this.include = compileAll(config?.include ?? ['*/*/*']);
+    this.include = compileAll(config?.include ?? DEFAULT_VIEW_INCLUDE);
     this.exclude = compileAll(config?.exclude ?? []);
     this.always = compileAll(config?.alwaysLoad ?? []);
   }
