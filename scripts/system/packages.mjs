@@ -6,7 +6,8 @@
 // from PATH) and use the OpenSSH client and ssh-keygen; `mcprt sandbox` runs bubblewrap from fixed
 // paths (never PATH), so its check is absolute too, and the missing-bubblewrap test hides it in a
 // private mount namespace with `unshare`; the TUI's end-to-end test drives the real TUI in tmux;
-// the OAuth keyring test runs a real Secret Service (gnome-keyring) on a private D-Bus session bus.
+// the OAuth keyring test runs a real Secret Service (gnome-keyring) on a private D-Bus session bus;
+// the gateway's HTTPS tests make their certificates with openssl.
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 
@@ -23,6 +24,7 @@ export const SYSTEM_NEEDS = [
   { tool: '/usr/bin/bwrap', packages: ['bubblewrap'] },
   { tool: 'unshare', packages: ['util-linux'] },
   { tool: 'tmux', packages: ['tmux'] },
+  { tool: 'openssl', packages: ['openssl'] },
   // Debian 12 and Ubuntu 24.04 split dbus-daemon out of `dbus`; older releases ship it in `dbus`.
   { tool: 'dbus-daemon', packages: ['dbus-daemon', 'dbus'] },
   { tool: 'gnome-keyring-daemon', packages: ['gnome-keyring'] },

@@ -1,6 +1,8 @@
 // `mcprt history` over a home whose history a real session wrote (a real fixture server): the view
 // a call was made through is shown (`[view NAME]`) and is in `--json` (null when none), `--view`
-// and `--status refused` filter, and bad values are usage errors (exit 2).
+// and `--status refused` filter, and bad values are usage errors (exit 2). The gateway caller of a
+// call is shown (`[caller SUBJECT (client ID)]`, terminal-safe, on its one line) and is in
+// `--json` (null when none); `--caller` filters by subject or client id.
 import { describe, expect, it } from 'vitest';
 
 import { Runtime } from '@mcprt/runtime';
@@ -113,5 +115,108 @@ describe('mcprt history with views', () => {
         '--status must be one of inProgress, completed, failed, cancelled, refused',
       ) as unknown,
     });
+  });
+});
+
+/** Text a token's issuer let someone choose: a fake second record and an OSC 52 clipboard write. */
+const HOSTILE_SUBJECT =
+  'mallory\n2099-01-01T00:00:00.000Z  completed  echo.echo({"message":"fake"}) 1 ms\u001b]52;c;ZXZpbA==\u0007';
+
+/** A home with calls by alice (web), by a client-only caller, by a hostile subject and by none. */
+async function homeWithCallers(): Promise<string> {
+  const home = makeHome(echoServer('mcp_servers.echo', 'echo'));
+  const runtime = Runtime.load({ home });
+  try {
+    const session = runtime.startSession({ threadId: 'thread-callers' });
+    await session.ready();
+    const call = (message: string, caller?: { subject: string | null; clientId: string | null }) =>
+      session.callTool({
+        server: 'echo',
+        tool: 'echo',
+        arguments: { message },
+        ...(caller !== undefined ? { caller } : {}),
+      });
+    await call('a', { subject: 'auth0|alice', clientId: 'web' });
+    await call('b');
+    await call('c', { subject: null, clientId: 'ci-bot' });
+    await call('d', { subject: HOSTILE_SUBJECT, clientId: null });
+    session.recordRefusedCall({
+      server: 'echo',
+      environmentId: null,
+      tool: 'fail',
+      view: null,
+      error: 'tool `fail` is not available to ci-bot (policy `ci`)',
+      caller: { subject: null, clientId: 'ci-bot' },
+    });
+  } finally {
+    await runtime.close();
+  }
+  return home;
+}
+
+describe('mcprt history with callers', () => {
+  it('shows the caller, filters by --caller and has caller in --json', async () => {
+    const home = await homeWithCallers();
+
+    const all = await mcprt(home, 'history');
+    expect(all.code).toBe(0);
+    const lines = all.stdout.trimEnd().split('\n');
+    // One line per call: the hostile subject's line break cannot start a line of its own.
+    expect(lines).toHaveLength(5);
+    expect(lines[0]).toMatch(
+      / refused {4}echo\.fail\(\) {2}\[caller client ci-bot\] {2}tool `fail` is not available to ci-bot \(policy `ci`\)$/,
+    );
+    expect(lines[1]).toMatch(
+      / completed {2}echo\.echo\(\{"message":"d"\}\) \d+ ms {2}\[caller mallory\?2099-01-01T00:00:00\.000Z {2}completed {2}echo\.echo\(\{"message":"fake"\}\) 1 ms\]$/,
+    );
+    expect(all.stdout).not.toContain('\u001b');
+    expect(all.stdout).not.toContain('\u0007');
+    expect(all.stdout).not.toContain('ZXZpbA==');
+    expect(lines[2]).toMatch(
+      / completed {2}echo\.echo\(\{"message":"c"\}\) \d+ ms {2}\[caller client ci-bot\]$/,
+    );
+    expect(lines[3]).toMatch(/ completed {2}echo\.echo\(\{"message":"b"\}\) \d+ ms$/);
+    expect(lines[4]).toMatch(
+      / completed {2}echo\.echo\(\{"message":"a"\}\) \d+ ms {2}\[caller auth0\|alice \(client web\)\]$/,
+    );
+
+    const messages = async (...argv: string[]) => {
+      const result = await mcprt(home, 'history', '--json', ...argv);
+      expect(result.code).toBe(0);
+      return (
+        JSON.parse(result.stdout) as { data: { arguments: { message?: string } | null }[] }
+      ).data.map((r) => r.arguments?.message ?? null);
+    };
+    // By subject or by client id, exactly.
+    expect(await messages('--caller', 'auth0|alice')).toEqual(['a']);
+    expect(await messages('--caller', 'web')).toEqual(['a']);
+    expect(await messages('--caller', 'ci-bot')).toEqual([null, 'c']);
+    expect(await messages('--caller', 'ci-bot', '--status', 'refused')).toEqual([null]);
+    expect(await messages('--caller', 'alice')).toEqual([]);
+    expect((await mcprt(home, 'history', '--caller', 'nobody')).stdout).toBe(
+      'No tool calls recorded.\n',
+    );
+
+    const json = JSON.parse((await mcprt(home, 'history', '--json')).stdout) as {
+      data: { caller: unknown }[];
+    };
+    // JSON keeps the text as recorded (escaped by JSON itself).
+    expect(json.data.map((r) => r.caller)).toEqual([
+      { subject: null, clientId: 'ci-bot' },
+      { subject: HOSTILE_SUBJECT, clientId: null },
+      { subject: null, clientId: 'ci-bot' },
+      null,
+      { subject: 'auth0|alice', clientId: 'web' },
+    ]);
+  });
+
+  it('refuses an empty --caller with exit code 2', async () => {
+    const home = makeHome('');
+    expect(await mcprt(home, 'history', '--caller', '')).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringContaining('history: --caller needs a subject or client id') as unknown,
+    });
+    expect(await mcprt(home, 'history', '--caller')).toMatchObject({ code: 2, stdout: '' });
   });
 });

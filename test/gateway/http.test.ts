@@ -165,7 +165,7 @@ describe('starting the HTTP listener', () => {
     const r = serve(['--listen', 'http://0.0.0.0:0']);
     expect(r.status).toBe(1);
     expect(r.stderr.trim()).toBe(
-      'mcprt: refusing to listen on non-loopback host 0.0.0.0 (HTTP listener is loopback-only)',
+      'mcprt: refusing to listen on non-loopback host 0.0.0.0: plain HTTP is loopback-only; use https:// with --tls-cert and --tls-key and [serve.auth] mode = "oauth"',
     );
   });
 
@@ -195,7 +195,7 @@ describe('starting the HTTP listener', () => {
     r = serve(['--listen', 'ws://127.0.0.1:0']);
     expect(r.status).toBe(2);
     expect(r.stderr.trim()).toBe(
-      "mcprt: serve: --listen must be stdio or http://127.0.0.1:PORT, got 'ws://127.0.0.1:0'",
+      "mcprt: serve: --listen must be stdio, http://127.0.0.1:PORT or https://HOST:PORT, got 'ws://127.0.0.1:0'",
     );
     r = serve(['--http-token-file', short]);
     expect(r.status).toBe(2);

@@ -1,8 +1,9 @@
 /**
  * The rules every mcprt network listener follows (the app-server's WebSocket and `mcprt serve`'s
- * HTTP): bind to loopback unless the operator explicitly allows otherwise, require a bearer token
- * of at least 16 characters, compare the presented token in constant time, and report a listen
- * failure as one sentence naming the address. One module so the listeners cannot drift apart.
+ * HTTP/HTTPS): bind to loopback unless the operator explicitly allows otherwise or the listener
+ * serves TLS with OAuth callers, require a static bearer token of at least 16 characters,
+ * compare the presented token in constant time, and report a listen failure as one sentence
+ * naming the address. One module so the listeners cannot drift apart.
  */
 
 import { timingSafeEqual } from 'node:crypto';
@@ -25,21 +26,43 @@ export function isLoopbackHost(host: string): boolean {
   return LOOPBACK.has(bare) || /^127\.\d+\.\d+\.\d+$/.test(bare);
 }
 
+/** What decides where a listener may bind (`mcprt serve --listen` and the app-server's `--listen`). */
+export interface ListenerOptions {
+  readonly host: string;
+  /** The static bearer token, when the listener has one (at least 16 characters). */
+  readonly token?: string;
+  /** The app-server's `--allow-non-loopback`: the operator takes the risk. */
+  readonly allowNonLoopback?: boolean;
+  /** Whether it serves TLS; undefined: a listener without TLS support (old message). */
+  readonly tls?: boolean;
+  /** How callers are identified: one static token, or OAuth access tokens (`[serve.auth] mode`). */
+  readonly authMode?: 'token' | 'oauth';
+}
+
 /**
- * Refuse a listener that is not loopback (unless allowed) or whose token is too short. `what`
- * names the listener in the message (`WebSocket`, `HTTP`).
+ * Refuse a listener that may not bind where it is asked to, or whose token is too short. `what`
+ * names the listener in the message (`WebSocket`, `HTTP`). Beyond loopback (unless allowed) a
+ * listener needs TLS and OAuth: plain traffic and the static token stay on this machine.
  */
-export function checkListenerOptions(
-  options: { readonly host: string; readonly token: string; readonly allowNonLoopback?: boolean },
-  what: string,
-): void {
+export function checkListenerOptions(options: ListenerOptions, what: string): void {
   const host = unbracket(options.host);
   if (!options.allowNonLoopback && !isLoopbackHost(host)) {
-    throw new Error(
-      `refusing to listen on non-loopback host ${host} (${what} listener is loopback-only)`,
-    );
+    const refusing = `refusing to listen on non-loopback host ${host}`;
+    if (options.tls === undefined) {
+      throw new Error(`${refusing} (${what} listener is loopback-only)`);
+    }
+    if (!options.tls) {
+      throw new Error(
+        `${refusing}: plain ${what} is loopback-only; use https:// with --tls-cert and --tls-key and [serve.auth] mode = "oauth"`,
+      );
+    }
+    if (options.authMode !== 'oauth') {
+      throw new Error(
+        `${refusing}: the static token is loopback-only; beyond loopback set [serve.auth] mode = "oauth"`,
+      );
+    }
   }
-  if (options.token.length < MIN_TOKEN_LENGTH) {
+  if (options.token !== undefined && options.token.length < MIN_TOKEN_LENGTH) {
     throw new Error(`the ${what} token must be at least ${MIN_TOKEN_LENGTH} characters`);
   }
 }

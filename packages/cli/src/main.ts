@@ -56,11 +56,12 @@ Commands:
                                    OAuth login (loopback callback; --no-browser: paste the redirect URL)
   mcp logout <name> [--environment <id>]
   call <server> <tool> [--environment <id>] [--args JSON] [--timeout-sec N]
-  history [--json] [--server S] [--environment ID | --thread-wide] [--view NAME] [--status S] [--since ISO] [--limit N]
+  history [--json] [--server S] [--environment ID | --thread-wide] [--view NAME] [--caller ID] [--status S] [--since ISO] [--limit N]
                                    recorded tool calls, newest first
   app-server [--listen stdio|ws://127.0.0.1:PORT] [--ws-token-file F]
                                    serve the Codex-compatible JSON-RPC app-server
-  serve [--environment <id>]... [--view NAME] [--listen stdio|http://127.0.0.1:PORT]
+  serve [--environment <id>]... [--view NAME]
+        [--listen stdio|http://127.0.0.1:PORT|https://HOST:PORT] [--tls-cert F --tls-key F]
         [--http-token-file F] [--sandbox-state-json JSON]
                                    one MCP server (a gateway) for every server in every
                                    environment; stdio by default (see docs/gateway.md)

@@ -1,6 +1,6 @@
 /**
- * The gateway's inventory, computed from the session on every listing, through the session's view
- * (docs/tool-shaping.md; none: everything): every tool of the view under its model-visible name
+ * One client's inventory, computed from the session on every listing, through the view and
+ * environments its policy grants (docs/tool-shaping.md, docs/gateway.md; none: everything): every tool of the view under its model-visible name
  * — or, while tool search is on, its `always_load` tools and the three meta-tools — prompts named
  * like tools, resources and templates under wrapped URIs (resourceUri.ts), of the servers the
  * view selects, and the gateway's own status resource. Lookups map a gateway name or URI back to
@@ -45,6 +45,10 @@ export class Catalog {
     /** Resolves once startup has settled (bounded): the first listings wait for it. */
     private readonly settled: () => Promise<void>,
     private readonly warn: (message: string) => void,
+    /** The view listed (null: the whole inventory). */
+    readonly viewName: string | null,
+    /** Only these environments' registrations (`-`: thread-wide ones); null: all. */
+    readonly environments: ReadonlySet<string> | null = null,
   ) {}
 
   async listTools(): Promise<Item[]> {
@@ -54,9 +58,9 @@ export class Catalog {
     return view.searching ? [...listed, ...metaToolDefinitions()] : listed;
   }
 
-  /** The session's view over the current inventory (rebuilt only when the inventory changed). */
+  /** The view over the current inventory (rebuilt only when the inventory changed). */
   view(): ToolView {
-    return this.session.toolView();
+    return this.session.toolView(this.viewName, this.environments);
   }
 
   /**
@@ -159,7 +163,16 @@ export class Catalog {
 
   /** Whether the view selects this registration's resources, templates and prompts. */
   includesServer(scope: RegistrationScope): boolean {
+    if (this.environments !== null && !this.environments.has(scope.environmentId ?? '-')) {
+      return false;
+    }
     return this.view().selection.includesServer(scope);
+  }
+
+  /** Whether this client may hear of a registration, or (a bare id) of an environment. */
+  hears(about: RegistrationScope | string): boolean {
+    if (typeof about !== 'string') return this.includesServer(about);
+    return this.environments === null || this.environments.has(about);
   }
 
   private inView<T extends { scope: RegistrationScope }>(data: readonly T[]): T[] {

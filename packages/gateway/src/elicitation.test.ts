@@ -16,6 +16,7 @@ function request(overrides: Partial<ElicitationRequest>): ElicitationRequest {
     message: 'Which branch?',
     _meta: { progressToken: 9, trace: 'x' },
     signal: new AbortController().signal,
+    origin: null,
     ...overrides,
   };
 }

@@ -204,6 +204,7 @@ export class FastToolCalls {
       entry.scope,
       call.subject,
       toolRun(this.core, entry, params, meta),
+      this.core.client,
     );
     call.operation = operation;
     // Cancelled before the call existed: it starts and is cancelled at once, as it always was.

@@ -11,21 +11,27 @@ import { UnknownEnvironmentError, scopeLabel } from '@mcprt/runtime';
 import type {
   ElicitationRequest,
   ElicitationResponse,
+  RegistrationScope,
   Runtime,
   SessionEnvironment,
+  ServePolicyConfig,
   Session,
   StartupStatusEvent,
   ToolView,
 } from '@mcprt/runtime';
 import type { Server } from '@modelcontextprotocol/server';
 
+import type { Caller } from './caller.js';
+import { LOCAL_CALLER } from './caller.js';
 import { Catalog } from './catalog.js';
+import { ClientCore } from './client.js';
+import type { SharedCore } from './client.js';
+import { grantFor } from './policy.js';
 import { HandoverTable } from './handover.js';
 import { LoginWatch } from './loginWatch.js';
 import { ChangeNotifier, logTo } from './notifier.js';
 import { OperationTable } from './operations.js';
 import { createGatewayServer } from './serverFactory.js';
-import type { GatewayCore } from './serverFactory.js';
 import { defaultLoginCommand, startupMessage, statusDocument } from './status.js';
 import type { LogLevel, LoginCommand } from './status.js';
 
@@ -55,9 +61,12 @@ export interface GatewayOptions {
 const DEFAULT_SETTLE_WAIT_MS = 10_000;
 const DEFAULT_INPUT_TIMEOUT_MS = 600_000;
 
-export class Gateway implements GatewayCore {
+export class Gateway implements SharedCore {
   readonly session: Session;
+  /** The catalog of the gateway's own view: the local client's, and callers' without a policy. */
   readonly catalog: Catalog;
+  /** The view of the gateway (`--view`, `[serve] view`; null: the whole inventory). */
+  readonly view: string | null;
   readonly operations: OperationTable;
   readonly handovers = new HandoverTable();
   readonly notifier = new ChangeNotifier();
@@ -68,6 +77,10 @@ export class Gateway implements GatewayCore {
   private startup: Promise<void> | null = null;
   private readonly loginWatch: LoginWatch;
   private readonly settleWaitMs: number;
+  private readonly policies: readonly ServePolicyConfig[];
+  /** One catalog per granted (view, environments), shared by the clients granted it. */
+  private readonly catalogs = new Map<string, Catalog>();
+  private readonly localClient: ClientCore;
   private closed = false;
 
   constructor(options: GatewayOptions) {
@@ -78,35 +91,54 @@ export class Gateway implements GatewayCore {
     this.inputTimeoutMs = options.inputTimeoutMs ?? DEFAULT_INPUT_TIMEOUT_MS;
     this.operations = new OperationTable(this.inputTimeoutMs + 5_000);
     const environments = selectEnvironments(options.runtime, options.environments, cwd);
+    this.view = options.view ?? options.runtime.config.serve.view;
+    this.policies = options.runtime.config.serve.policies;
     this.session = options.runtime.startSession({
       cwd,
       // Servers start with the first client (`start()`): a connection that only probes the
       // protocol version (the SDK's stdio `server/discover` sibling) never starts any.
       lazy: true,
-      view: options.view ?? options.runtime.config.serve.view,
+      // With policies each caller's view is its own (the clients' catalogs hold them to it);
+      // without, the session itself holds every call to the gateway's view.
+      view: this.policies.length > 0 ? null : this.view,
       ...(environments !== undefined ? { environments } : {}),
       ...(options.sandboxState !== undefined ? { sandboxState: options.sandboxState } : {}),
       onElicitation: (request) => this.elicit(request),
     });
+    // Every view a caller may be granted must exist (UnknownViewError otherwise): a typo must
+    // never widen what a caller sees.
+    for (const policy of this.policies)
+      if (policy.view !== null) this.session.toolView(policy.view);
     this.instructions = instructionsFor(
       this.session.environments.map((e) => e.environmentId),
-      this.session.view,
-      this.session.toolView(),
+      this.view,
+      this.session.toolView(this.view),
     );
-    this.catalog = new Catalog(
-      this.session,
-      () => this.settled(),
-      (message) => this.log('warning', message),
-    );
+    this.catalog = this.catalogFor(this.view, null);
+    this.localClient = new ClientCore(this, LOCAL_CALLER, {
+      catalog: this.catalog,
+      view: this.view,
+      policy: null,
+      refused: null,
+      narrowed: false,
+    });
     this.loginWatch = new LoginWatch(this.session, (scope) =>
-      this.log('info', `credentials for \`${scopeLabel(scope)}\` are stored now; reconnecting`),
+      this.log(
+        'info',
+        `credentials for \`${scopeLabel(scope)}\` are stored now; reconnecting`,
+        scope,
+      ),
     );
     this.session.on('startupStatus', (event) => this.onStartup(event));
     this.session.on('inventoryChanged', () => this.notifier.changed());
     this.session.on('environmentRegistrations', ({ environmentId, error }) => {
       this.notifier.changed();
       if (error !== null) {
-        this.log('warning', `environment \`${environmentId}\`'s own config was not read: ${error}`);
+        this.log(
+          'warning',
+          `environment \`${environmentId}\`'s own config was not read: ${error}`,
+          environmentId,
+        );
       }
     });
   }
@@ -133,8 +165,8 @@ export class Gateway implements GatewayCore {
     return Promise.race([this.startup!, wait]).finally(() => clearTimeout(timer));
   }
 
-  statusText(): string {
-    return statusDocument(this.session, this.loginCommand);
+  statusText(shown?: (scope: RegistrationScope) => boolean): string {
+    return statusDocument(this.session, this.loginCommand, shown);
   }
 
   /**
@@ -142,20 +174,33 @@ export class Gateway implements GatewayCore {
    * session) that should hear of inventory changes and log messages; 2026-07-28 HTTP requests
    * are served by short-lived instances and hear of changes through their listen streams.
    */
-  createServer(options: { era: 'legacy' | 'modern'; track: boolean }): Server {
-    const server = createGatewayServer(this);
+  createServer(options: {
+    era: 'legacy' | 'modern';
+    track: boolean;
+    /** Who is served (default: the local client). */
+    caller?: Caller;
+    /** The client object to serve (the stdio connection's, shared with its fast path). */
+    client?: ClientCore;
+  }): Server {
+    const client =
+      options.client ??
+      (options.caller === undefined ? this.localClient : this.clientFor(options.caller));
+    const server = createGatewayServer(client);
     // A 2025 connection has sent `initialize`: it is a real client, not a version probe.
     if (options.era === 'legacy') this.start();
     if (!options.track) return server;
     let forget: (() => void) | undefined;
+    const audience = { hears: (about: RegistrationScope | string) => client.catalog.hears(about) };
     const attach = () => {
-      forget ??= this.notifier.addServer(server);
+      forget ??= this.notifier.addServer(server, audience);
     };
     if (options.era === 'legacy') {
       // After the handshake: then tell the newcomer what is already wrong.
       server.oninitialized = () => {
         attach();
-        for (const line of this.problems()) void logTo(server, line.level, line.message);
+        for (const line of this.problems()) {
+          if (audience.hears(line.scope)) void logTo(server, line.level, line.message);
+        }
       };
     } else {
       attach();
@@ -164,10 +209,60 @@ export class Gateway implements GatewayCore {
     return server;
   }
 
-  /** Log to stderr and to every connected client. */
-  log(level: LogLevel, message: string): void {
+  /** The local client: the process that started the gateway (stdio). */
+  local(): ClientCore {
+    return new ClientCore(this, LOCAL_CALLER, this.localClient.access);
+  }
+
+  /** A client of `caller`, with the access its policy grants (policy.ts). */
+  clientFor(caller: Caller): ClientCore {
+    if (caller.kind === 'local' || this.policies.length === 0) {
+      return new ClientCore(this, caller, this.localClient.access);
+    }
+    const grant = grantFor(caller, this.policies);
+    if ('refused' in grant) {
+      return new ClientCore(this, caller, {
+        catalog: this.catalogFor(this.view, new Set()),
+        view: this.view,
+        policy: null,
+        refused: grant.refused,
+        narrowed: true,
+      });
+    }
+    const view = grant.view ?? this.view;
+    const environments = grant.environments === null ? null : new Set(grant.environments);
+    return new ClientCore(this, caller, {
+      catalog: this.catalogFor(view, environments),
+      view,
+      policy: grant.policy,
+      refused: null,
+      narrowed: environments !== null,
+    });
+  }
+
+  /**
+   * The gateway may serve several clients at once (it listens on HTTP): each operation's call then
+   * carries its origin, so elicitations reach the client whose call asked (operations.ts).
+   */
+  servesManyClients(): void {
+    this.operations.attributing = true;
+  }
+
+  /**
+   * Log to stderr only: for lines a request caused (a rejected request, a transport error), whose
+   * text may be the requester's own and must never reach the other clients.
+   */
+  logLocal(level: LogLevel, message: string): void {
     this.writeLine(`mcprt serve: ${level}: ${message}`);
-    this.notifier.log(level, message);
+  }
+
+  /**
+   * Log to stderr and to every connected client (the gateway's own state: server failures); a
+   * line `about` one registration only to the clients whose policy lets them list it.
+   */
+  log(level: LogLevel, message: string, about?: RegistrationScope | string): void {
+    this.writeLine(`mcprt serve: ${level}: ${message}`);
+    this.notifier.log(level, message, about);
   }
 
   async close(): Promise<void> {
@@ -179,15 +274,36 @@ export class Gateway implements GatewayCore {
     await this.session.close();
   }
 
-  /** Relay an underlying server's elicitation to the request waiting on that registration. */
+  /**
+   * Relay an underlying server's elicitation to the operation whose call asked (operations.ts),
+   * never to another client's: one it cannot attribute is declined, and said on stderr only.
+   */
   private elicit(request: ElicitationRequest): Promise<ElicitationResponse> {
-    const operation = this.operations.forScope(request.scope);
-    if (operation !== undefined) return operation.offer(request);
-    this.log(
+    const target = this.operations.forElicitation(request);
+    if (target !== undefined && !('ambiguous' in target)) return target.offer(request);
+    this.logLocal(
       'warning',
-      `MCP server \`${scopeLabel(request.scope)}\` asked for input outside any request of this gateway's clients; declined`,
+      target === undefined
+        ? `MCP server \`${scopeLabel(request.scope)}\` asked for input outside any request of this gateway's clients; declined`
+        : `MCP server \`${scopeLabel(request.scope)}\` asked for input while calls of ${target.ambiguous} clients were waiting on it, and its request does not say which call it belongs to (a 2025 stdio server's never does); declined`,
     );
     return Promise.resolve({ action: 'decline' });
+  }
+
+  private catalogFor(view: string | null, environments: ReadonlySet<string> | null): Catalog {
+    const key = `${view ?? ''}\u0000${environments === null ? '*' : [...environments].sort().join('\u0000')}`;
+    let catalog = this.catalogs.get(key);
+    if (catalog === undefined) {
+      catalog = new Catalog(
+        this.session,
+        () => this.settled(),
+        (message) => this.log('warning', message),
+        view,
+        environments,
+      );
+      this.catalogs.set(key, catalog);
+    }
+    return catalog;
   }
 
   private onStartup(event: StartupStatusEvent): void {
@@ -196,11 +312,11 @@ export class Gateway implements GatewayCore {
       .listStatus({ serverName: event.name, environmentId: event.environmentId })
       .at(0);
     const line = startupMessage(event, status, this.loginCommand);
-    if (line !== null) this.log(line.level, line.message);
+    if (line !== null) this.log(line.level, line.message, event.scope);
   }
 
   /** Current failures, as the log lines a client connecting now would have missed. */
-  private problems(): { level: LogLevel; message: string }[] {
+  private problems(): { level: LogLevel; message: string; scope: RegistrationScope }[] {
     return this.session.listStatus().flatMap((status) => {
       if (status.startupStatus !== 'failed') return [];
       const line = startupMessage(
@@ -216,7 +332,7 @@ export class Gateway implements GatewayCore {
         status,
         this.loginCommand,
       );
-      return line === null ? [] : [line];
+      return line === null ? [] : [{ ...line, scope: status.scope }];
     });
   }
 }

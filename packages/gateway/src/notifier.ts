@@ -4,23 +4,34 @@
  * `notifications/*_list_changed` — which the SDK's stdio entry routes onto `subscriptions/listen`
  * streams for a 2026-07-28 connection — and `notifications/message`; a 2026-07-28 HTTP handler
  * publishes the change to its open listen streams. Bursts (ten servers becoming ready at once)
- * coalesce into one notification of each kind.
+ * coalesce into one notification of each kind. Log messages about one registration reach only the
+ * clients whose policy lets them list it; lines a request caused never come here (they go to
+ * stderr: `Gateway.logLocal`).
  */
 
+import type { RegistrationScope } from '@mcprt/runtime';
 import type { Server, ServerNotifier } from '@modelcontextprotocol/server';
 
 import type { LogLevel } from './status.js';
 
 const COALESCE_MS = 50;
 
+/** Which registrations a connected client may hear of (its policy's catalog). */
+export interface LogAudience {
+  /** May it hear of this registration, or (a bare environment id) of this environment? */
+  hears(about: RegistrationScope | string): boolean;
+}
+
+const EVERYTHING: LogAudience = { hears: () => true };
+
 export class ChangeNotifier {
-  private readonly servers = new Set<Server>();
+  private readonly servers = new Map<Server, LogAudience>();
   private readonly publishers = new Set<ServerNotifier>();
   private timer: NodeJS.Timeout | null = null;
 
   /** A connected, initialized instance; returns the function that forgets it. */
-  addServer(server: Server): () => void {
-    this.servers.add(server);
+  addServer(server: Server, audience: LogAudience = EVERYTHING): () => void {
+    this.servers.set(server, audience);
     return () => this.servers.delete(server);
   }
 
@@ -39,7 +50,7 @@ export class ChangeNotifier {
     if (this.timer !== null) return;
     this.timer = setTimeout(() => {
       this.timer = null;
-      for (const server of this.servers) {
+      for (const server of this.servers.keys()) {
         void server.sendToolListChanged().catch(() => undefined);
         void server.sendResourceListChanged().catch(() => undefined);
         void server.sendPromptListChanged().catch(() => undefined);
@@ -53,9 +64,14 @@ export class ChangeNotifier {
     this.timer.unref();
   }
 
-  /** `notifications/message` to every connected instance (each applies its client's level). */
-  log(level: LogLevel, message: string): void {
-    for (const server of this.servers) void logTo(server, level, message);
+  /**
+   * `notifications/message` to every connected instance (each applies its client's level); a
+   * message about one registration only to the clients that may list it.
+   */
+  log(level: LogLevel, message: string, about?: RegistrationScope | string): void {
+    for (const [server, audience] of this.servers) {
+      if (about === undefined || audience.hears(about)) void logTo(server, level, message);
+    }
   }
 
   close(): void {

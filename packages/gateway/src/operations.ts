@@ -7,15 +7,19 @@
  * 2026-07-28 era, the SDK's in-process re-entry on the 2025 era — and go back to the elicitations
  * that asked, so an answer only ever reaches the scope that asked for it.
  *
- * The runtime's elicitation handler does not say which call an elicitation belongs to (a 2025
- * stdio server's request carries no link to it), so `OperationTable.forScope` picks the oldest
- * unfinished operation of the asking registration. Between rounds an operation is parked: if no
- * round comes back within the input timeout it is cancelled (the underlying call is aborted).
+ * Which operation an elicitation belongs to (`OperationTable.forElicitation`): when the gateway
+ * serves several clients (HTTP), each operation's runtime call runs with the operation as its
+ * origin (the runtime's `withCallOrigin`), and the elicitation names it whenever the protocol
+ * links the two (2026-07-28 servers, 2025 HTTP servers). A 2025 stdio server's request carries no
+ * link: it goes to the oldest unfinished operation of the asking registration only when every
+ * such operation belongs to the same client; otherwise it is declined — never shown to a client
+ * that did not cause it. Between rounds an operation is parked: if no round comes back within
+ * the input timeout it is cancelled (the underlying call is aborted).
  */
 
 import { randomBytes } from 'node:crypto';
 
-import { CallCancel, scopeKey } from '@mcprt/runtime';
+import { CallCancel, scopeKey, withCallOrigin } from '@mcprt/runtime';
 import type { ElicitationRequest, ElicitationResponse, RegistrationScope } from '@mcprt/runtime';
 
 export interface ProgressUpdate {
@@ -77,8 +81,18 @@ const DECLINE: ElicitationResponse = { action: 'decline' };
 
 /** What an operation tells its table (OperationTable): no closures per operation. */
 interface OperationOwner {
+  /** Calls run with their operation as origin (the gateway serves several clients). */
+  readonly attributing: boolean;
   finished(operation: Operation<unknown>): void;
   parked(operation: Operation<unknown>): void;
+}
+
+/**
+ * Who started an operation: one object per client connection (a stdio connection, a 2025 HTTP
+ * session) or per 2026-07-28 request, and the caller's key — only the same caller may resume it.
+ */
+export interface OperationClient {
+  readonly callerKey: string;
 }
 
 /**
@@ -102,6 +116,7 @@ export class Operation<T> {
   declare readonly scope: RegistrationScope;
   /** What the client asked for (e.g. the tool name): a resumed round must ask for the same. */
   declare readonly subject: string;
+  declare readonly client: OperationClient;
   declare private readonly owner: OperationOwner;
   declare private readonly parkTimeoutMs: number;
   declare private tokenValue: string | null;
@@ -127,11 +142,13 @@ export class Operation<T> {
     scope: RegistrationScope,
     subject: string,
     run: RunCall<T>,
+    client: OperationClient,
     owner: OperationOwner,
     parkTimeoutMs: number,
   ) {
     this.scope = scope;
     this.subject = subject;
+    this.client = client;
     this.owner = owner;
     this.parkTimeoutMs = parkTimeoutMs;
     this.tokenValue = null;
@@ -150,7 +167,10 @@ export class Operation<T> {
     this.roundGathering = false;
     let running: Promise<T>;
     try {
-      running = run(this.cancellation, (update) => this.progressSink?.(update));
+      const onProgress = (update: ProgressUpdate) => this.progressSink?.(update);
+      running = owner.attributing
+        ? withCallOrigin(this, () => run(this.cancellation, onProgress))
+        : run(this.cancellation, onProgress);
     } catch (error) {
       running = Promise.reject(error);
     }
@@ -334,10 +354,25 @@ export class OperationTable implements OperationOwner {
   /** Operations that asked for input, by the token the client echoes. */
   private readonly byToken = new Map<string, Operation<unknown>>();
 
+  /** Set once the gateway may serve several clients at a time (it listens on HTTP). */
+  attributing = false;
+
   constructor(private readonly parkTimeoutMs: number) {}
 
-  start<T>(scope: RegistrationScope, subject: string, run: RunCall<T>): Operation<T> {
-    const operation: Operation<T> = new Operation(scope, subject, run, this, this.parkTimeoutMs);
+  start<T>(
+    scope: RegistrationScope,
+    subject: string,
+    run: RunCall<T>,
+    client: OperationClient,
+  ): Operation<T> {
+    const operation: Operation<T> = new Operation(
+      scope,
+      subject,
+      run,
+      client,
+      this,
+      this.parkTimeoutMs,
+    );
     this.running.add(operation as Operation<unknown>);
     return operation;
   }
@@ -353,18 +388,35 @@ export class OperationTable implements OperationOwner {
     this.byToken.set(operation.token, operation);
   }
 
-  /** The operation a client's `requestState` names, if it is still there. */
-  resume(token: string): Operation<unknown> | undefined {
-    return this.byToken.get(token);
+  /** The operation a client's `requestState` names, if it is still there and the caller's. */
+  resume(token: string, callerKey: string): Operation<unknown> | undefined {
+    const operation = this.byToken.get(token);
+    return operation?.client.callerKey === callerKey ? operation : undefined;
   }
 
-  /** Where an elicitation of `scope` goes: the oldest unfinished operation of that scope. */
-  forScope(scope: RegistrationScope): Operation<unknown> | undefined {
-    const key = scopeKey(scope);
-    for (const operation of this.running) {
-      if (!operation.finished && scopeKey(operation.scope) === key) return operation;
+  /**
+   * Where an elicitation goes (see the module header): the operation it names, else — for a
+   * request with no link to its call — the oldest unfinished operation of the asking
+   * registration when all of them belong to one client. `ambiguous`: operations of several
+   * clients were waiting on it (the elicitation is declined).
+   */
+  forElicitation(
+    request: Pick<ElicitationRequest, 'scope' | 'origin'>,
+  ): Operation<unknown> | { readonly ambiguous: number } | undefined {
+    const origin = request.origin;
+    if (origin !== null) {
+      const linked = origin instanceof Operation && this.running.has(origin) ? origin : undefined;
+      return linked?.finished === false ? linked : undefined;
     }
-    return undefined;
+    const key = scopeKey(request.scope);
+    let first: Operation<unknown> | undefined;
+    const clients = new Set<OperationClient>();
+    for (const operation of this.running) {
+      if (operation.finished || scopeKey(operation.scope) !== key) continue;
+      first ??= operation;
+      clients.add(operation.client);
+    }
+    return clients.size > 1 ? { ambiguous: clients.size } : first;
   }
 
   get size(): number {

@@ -32,6 +32,7 @@ import type {
 } from '@modelcontextprotocol/server';
 
 import type { Catalog } from './catalog.js';
+import type { ClientCore } from './client.js';
 import { answersFrom, clientModes, inputRequestsFor } from './elicitation.js';
 import type { HandoverTable } from './handover.js';
 import type { OperationTable, ProgressUpdate } from './operations.js';
@@ -49,10 +50,15 @@ import type { Run, ToolCallParams } from './toolCall.js';
 
 export const GATEWAY_VERSION = '0.1.0';
 
-/** What the handlers share: the one session behind the gateway and its views. */
+/**
+ * What the handlers of one client see (client.ts): the one session behind the gateway, the
+ * client's catalog (its view and environments) and who it is.
+ */
 export interface GatewayCore {
   readonly session: Session;
   readonly catalog: Catalog;
+  /** The client itself: its caller, its access, the key its operations carry. */
+  readonly client: ClientCore;
   readonly operations: OperationTable;
   /** Calls the stdio fast path handed to the SDK server to finish. */
   readonly handovers: HandoverTable;
@@ -98,6 +104,13 @@ export function createGatewayServer(core: GatewayCore): Server {
       },
     },
   );
+  const refused = core.client.access.refused;
+  if (refused !== null) {
+    // A caller no policy grants anything: every request is refused, saying so.
+    const deny = () => Promise.reject(new ProtocolError(ProtocolErrorCode.InvalidRequest, refused));
+    for (const method of GATEWAY_METHODS) server.setRequestHandler(method, deny);
+    return server;
+  }
   server.setRequestHandler('tools/list', async () => ({
     tools: (await core.catalog.listTools()) as never,
   }));
@@ -121,6 +134,16 @@ export function createGatewayServer(core: GatewayCore): Server {
   );
   return server;
 }
+
+const GATEWAY_METHODS = [
+  'tools/list',
+  'tools/call',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'prompts/list',
+  'prompts/get',
+] as const;
 
 async function callTool(
   core: GatewayCore,
@@ -266,13 +289,13 @@ async function serveOperation<R>(
   const state = ctx.mcpReq.requestState();
   let operation;
   if (typeof state === 'string') {
-    operation = core.operations.resume(state);
+    operation = core.operations.resume(state, core.client.callerKey);
     if (operation === undefined || operation.subject !== subject) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid or expired requestState');
     }
   } else {
     const { scope, run } = await start();
-    operation = core.operations.start(scope, subject, run);
+    operation = core.operations.start(scope, subject, run, core.client);
   }
   const answers: Map<string, ElicitationResponse> = answersFrom(ctx.mcpReq.inputResponses);
   const progress = progressSink(ctx);

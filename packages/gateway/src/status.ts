@@ -23,20 +23,30 @@ export function needsLogin(status: Pick<ServerStatus, 'connectionStatus'>): bool
   return status.connectionStatus === 'authenticationRequired';
 }
 
-/** The status resource's JSON: one entry per registration, in the session's order. */
-export function statusDocument(session: Session, loginCommand: LoginCommand): string {
-  const servers = session.listStatus().map((s) => ({
-    server: s.name,
-    environmentId: s.environmentId,
-    label: scopeLabel(s.scope),
-    startupStatus: s.startupStatus,
-    connectionStatus: s.connectionStatus,
-    authStatus: s.authStatus,
-    protocolVersion: s.protocolVersion,
-    error: s.error,
-    tools: s.tools.length,
-    login: needsLogin(s) ? loginCommand(s.scope) : null,
-  }));
+/**
+ * The status resource's JSON: one entry per registration, in the session's order — of the
+ * registrations `shown` keeps (a caller's policy: what it may list).
+ */
+export function statusDocument(
+  session: Session,
+  loginCommand: LoginCommand,
+  shown: (scope: RegistrationScope) => boolean = () => true,
+): string {
+  const servers = session
+    .listStatus()
+    .filter((s) => shown(s.scope))
+    .map((s) => ({
+      server: s.name,
+      environmentId: s.environmentId,
+      label: scopeLabel(s.scope),
+      startupStatus: s.startupStatus,
+      connectionStatus: s.connectionStatus,
+      authStatus: s.authStatus,
+      protocolVersion: s.protocolVersion,
+      error: s.error,
+      tools: s.tools.length,
+      login: needsLogin(s) ? loginCommand(s.scope) : null,
+    }));
   return JSON.stringify({ threadId: session.threadId, servers }, null, 2);
 }
 

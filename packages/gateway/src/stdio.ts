@@ -25,13 +25,15 @@ export function serveGatewayStdio(
   streams: { stdin?: Readable; stdout?: Writable } = {},
 ): GatewayStdioHandle {
   const wire = new GatewayStdioWire(streams.stdin, streams.stdout);
-  const fast = new FastToolCalls(gateway, wire);
+  // One client: the process that started the gateway, served by the fast path and the SDK alike.
+  const client = gateway.local();
+  const fast = new FastToolCalls(client, wire);
   wire.take = (message) => fast.take(message);
   wire.onsent = (message) => fast.sent(message);
   const closed = wire.closed.then(() => fast.close());
   const handle = serveStdio(
-    ({ era }) => fast.instance(era, gateway.createServer({ era, track: true })),
-    { transport: wire, onerror: (error) => gateway.log('debug', `stdio: ${error.message}`) },
+    ({ era }) => fast.instance(era, gateway.createServer({ era, track: true, client })),
+    { transport: wire, onerror: (error) => gateway.logLocal('debug', `stdio: ${error.message}`) },
   );
   return { closed, close: () => handle.close() };
 }

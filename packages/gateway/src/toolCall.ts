@@ -13,6 +13,7 @@ import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 
 import { splitCallMeta } from './callMeta.js';
+import { callerLabel } from './caller.js';
 import type { GatewayCore } from './serverFactory.js';
 import type { ProgressUpdate } from './operations.js';
 
@@ -43,23 +44,44 @@ export async function startToolCall(
 }
 
 /**
- * The error for a name the view does not hold: `Unknown tool: X`, or — when it is the name of a
- * tool the session's view leaves out — the view's refusal, recorded in the history as refused.
+ * The error for a name the client's catalog does not hold: `Unknown tool: X`; the view's refusal
+ * when it names a tool the client's view leaves out; or — for a caller whose policy narrows the
+ * environments — the policy's refusal when it names a tool of another environment (which says
+ * nothing of where that tool is). Refusals are recorded in the history as refused.
  */
 export function unfoundTool(core: GatewayCore, params: ToolCallParams): ProtocolError {
-  const view = core.session.view;
+  const { view, narrowed, policy } = core.client.access;
+  if (narrowed) {
+    const elsewhere = core.session.toolView(view).find(params.name);
+    if (elsewhere !== undefined) {
+      const message = `tool \`${params.name}\` is not available to ${callerLabel(core.client.caller)} (policy \`${policy ?? '-'}\`)`;
+      recordRefusal(core, elsewhere.entry, params, message);
+      return new ProtocolError(ProtocolErrorCode.InvalidParams, message);
+    }
+  }
   const outside = view === null ? undefined : core.catalog.view().outside(params.name);
   if (view === null || outside === undefined) return unknownTool(params.name);
   const error = new ToolNotInViewError(outside.tool.name, scopeLabel(outside.scope), view);
-  core.session.recordRefusedCall({
-    server: outside.scope.name,
-    environmentId: outside.scope.environmentId,
-    tool: outside.tool.name,
-    ...(params.arguments !== undefined ? { arguments: params.arguments } : {}),
-    view,
-    error: error.message,
-  });
+  recordRefusal(core, outside, params, error.message);
   return new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
+}
+
+function recordRefusal(
+  core: GatewayCore,
+  target: { readonly scope: RegistrationScope; readonly tool: { readonly name: string } },
+  params: ToolCallParams,
+  message: string,
+): void {
+  const identity = core.client.identity;
+  core.session.recordRefusedCall({
+    server: target.scope.name,
+    environmentId: target.scope.environmentId,
+    tool: target.tool.name,
+    ...(params.arguments !== undefined ? { arguments: params.arguments } : {}),
+    view: core.client.access.view,
+    error: message,
+    ...(identity !== undefined ? { caller: identity } : {}),
+  });
 }
 
 export function unknownTool(name: string): ProtocolError {
@@ -74,6 +96,9 @@ export function toolRun(
   meta: unknown,
 ): Run {
   const { forward, authority } = splitCallMeta(meta);
+  const { identity } = core.client;
+  // The session holds calls to its own view; with caller policies the client's view is recorded.
+  const view = core.session.view === null ? core.client.access.view : null;
   return (cancel, onProgress) => {
     const request: Mutable<ToolCallRequest> = {
       server: entry.scope.name,
@@ -86,6 +111,8 @@ export function toolRun(
     if (params.arguments !== undefined) request.arguments = params.arguments;
     if (forward !== undefined) request.meta = forward;
     if (authority !== undefined) request.sandboxAuthority = authority;
+    if (identity !== undefined) request.caller = identity;
+    if (view !== null) request.view = view;
     return core.session.callTool(request);
   };
 }

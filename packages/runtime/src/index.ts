@@ -60,6 +60,13 @@ export type {
   ViewConfig,
   ViewToolOverride,
 } from './config/viewTypes.js';
+export type {
+  ServeAuthConfig,
+  ServeAuthMode,
+  ServeOAuthConfig,
+  ServePolicyConfig,
+} from './config/serveTypes.js';
+export { compileGlob } from './config/glob.js';
 export {
   TOOL_SEARCH_TOOL_NAMES,
   VIEW_NAME_PATTERN,
@@ -119,6 +126,7 @@ export { Runtime, HISTORY_FILE_NAME } from './manager/runtime.js';
 export type { RuntimeLoadOptions } from './manager/runtime.js';
 export { Session } from './manager/session.js';
 export { CallCancel } from './connection/callCancel.js';
+export { currentCallOrigin, withCallOrigin } from './connection/callOrigin.js';
 // A host that names its calls itself (the app-server's item ids) makes time-ordered ids too.
 export { newCallId } from './manager/callId.js';
 export type { CallSignal } from './connection/callCancel.js';
@@ -128,6 +136,7 @@ export type {
   ResourceFilter,
   ResourceReadRequest,
   SkillListRequest,
+  CallerIdentity,
   RefusedCallRequest,
   ToolCallRequest,
 } from './manager/calls.js';

@@ -1,6 +1,6 @@
 /**
  * `history/list` (mcprt): recorded tool calls from the runtime's history store, newest first,
- * filtered by thread, server, environment, view, status and time, with cursor paging. A connection
+ * filtered by thread, server, environment, view, caller, status and time, with cursor paging. A connection
  * sees the calls of the threads it started; only a privileged connection (stdio, in-process:
  * the app-server's owner) sees every thread's, including other processes' and earlier runs'. A
  * `threadId` the connection did not start is `thread not found`, as for the other thread
@@ -20,6 +20,7 @@ interface HistoryListInput {
   readonly environmentId?: string | null | undefined;
   readonly threadWideOnly?: boolean | null | undefined;
   readonly view?: string | null | undefined;
+  readonly caller?: string | null | undefined;
   readonly status?: ToolCallStatus | null | undefined;
   readonly since?: number | null | undefined;
   readonly until?: number | null | undefined;
@@ -49,6 +50,7 @@ export async function listHistory(
         ? { environmentId: p.environmentId }
         : {}),
     ...(p.view != null ? { view: p.view } : {}),
+    ...(p.caller != null ? { caller: p.caller } : {}),
     ...(p.status != null ? { status: p.status } : {}),
     ...(p.since != null ? { since: p.since } : {}),
     ...(p.until != null ? { until: p.until } : {}),

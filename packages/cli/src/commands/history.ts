@@ -1,9 +1,10 @@
 /**
  * `mcprt history [--json] [--thread ID] [--server NAME] [--environment ID | --thread-wide]
- * [--view NAME] [--status S] [--since ISO] [--limit N]`: recorded tool calls from
+ * [--view NAME] [--caller ID] [--status S] [--since ISO] [--limit N]`: recorded tool calls from
  * `$MCPRT_HOME/history.sqlite`, newest first (shown by format/historyView.ts). Arguments are
  * shown as stored (redacted keys already replaced). `--view` keeps the calls made through that
- * view; `--status refused` the calls a view refused.
+ * view; `--caller` the calls a gateway caller made (its token's subject or client id, exactly);
+ * `--status refused` the calls a view or a caller policy refused.
  */
 
 import type { SqliteHistoryStore } from '@mcprt/runtime';
@@ -37,6 +38,7 @@ export async function historyCommand(
       environment: { type: 'string' },
       'thread-wide': { type: 'boolean' },
       view: { type: 'string' },
+      caller: { type: 'string' },
       status: { type: 'string' },
       since: { type: 'string' },
       limit: { type: 'string' },
@@ -50,6 +52,9 @@ export async function historyCommand(
   }
   if (values.view !== undefined && values.view.trim() === '') {
     throw new UsageError('history: --view needs a view name');
+  }
+  if (values.caller === '') {
+    throw new UsageError('history: --caller needs a subject or client id');
   }
   if (values.status !== undefined && !STATUSES.includes(values.status as ToolCallStatus)) {
     throw new UsageError(`history: --status must be one of ${STATUSES.join(', ')}`);
@@ -85,6 +90,7 @@ export async function historyCommand(
           ? { environmentId: values.environment }
           : {}),
       ...(values.view !== undefined ? { view: values.view } : {}),
+      ...(values.caller !== undefined ? { caller: values.caller } : {}),
       ...(values.status !== undefined ? { status: values.status as ToolCallStatus } : {}),
       ...(since !== undefined ? { since } : {}),
     };

@@ -1,18 +1,20 @@
 /**
- * `mcprt serve [--environment <id>]… [--view NAME] [--listen stdio | http://127.0.0.1:PORT]
- * [--http-token-file F] [--sandbox-state-json JSON]`: mcprt as one MCP server (docs/gateway.md),
- * optionally of one view of its tools (docs/tool-shaping.md; an unknown view exits 1 at once).
- * stdio is the default — stdout is then the MCP channel, so everything else goes to stderr. HTTP
- * listens on loopback only at `/mcp` and requires a bearer token: read from `--http-token-file`,
- * or generated into `$MCPRT_HOME/serve.token` (mode 0600). The token itself is never printed.
- * It stops — every server process group gone first — on SIGTERM, SIGINT or SIGHUP (exit 0), and
- * with stdio also when stdin closes or its parent dies. A gateway started under a gateway of its
- * own config (the config lists `mcprt serve` on itself) exits 1 at once (serveChain.ts).
+ * `mcprt serve [--environment <id>]… [--view NAME] [--listen stdio | http://127.0.0.1:PORT |
+ * https://HOST:PORT] [--tls-cert F --tls-key F] [--http-token-file F] [--sandbox-state-json JSON]`:
+ * mcprt as one MCP server (docs/gateway.md), optionally of one view of its tools
+ * (docs/tool-shaping.md; an unknown view exits 1 at once). stdio is the default — stdout is then
+ * the MCP channel, so everything else goes to stderr. HTTP(S) serves `/mcp` (serveHttp.ts: plain
+ * HTTP on loopback only; beyond loopback HTTPS and `[serve.auth] mode = "oauth"`; token mode's
+ * bearer token from `--http-token-file` or generated into `$MCPRT_HOME/serve.token`, never
+ * printed). It stops — every server process group gone first — on SIGTERM, SIGINT or SIGHUP
+ * (exit 0), and with stdio also when stdin closes or its parent dies. A gateway started under a
+ * gateway of its own config (the config lists `mcprt serve` on itself) exits 1 at once
+ * (serveChain.ts).
  */
 
 import { dirname } from 'node:path';
 
-import { Gateway, listenGatewayHttp, serveGatewayStdio } from '@mcprt/gateway';
+import { Gateway, serveGatewayStdio } from '@mcprt/gateway';
 import type { RegistrationScope } from '@mcprt/runtime';
 
 import type { GlobalOptions } from '../args.js';
@@ -20,11 +22,9 @@ import { parse, UsageError } from '../args.js';
 import type { Io } from '../io.js';
 import { configFile, openRuntime } from '../runtime.js';
 import { joinServeChain } from '../serveChain.js';
+import { checkHttpListen, listenHttp, parseHttpListen } from '../serveHttp.js';
 import { closeOnSignal, stopProcess, watchParent } from '../shutdown.js';
 import { tierUpAfterFirstCall } from '../v8Tiering.js';
-import { readOrCreateToken } from '../tokenFile.js';
-
-const LISTEN_USAGE = 'serve: --listen must be stdio or http://127.0.0.1:PORT';
 
 export async function serveCommand(
   argv: readonly string[],
@@ -38,6 +38,8 @@ export async function serveCommand(
       view: { type: 'string' },
       listen: { type: 'string' },
       'http-token-file': { type: 'string' },
+      'tls-cert': { type: 'string' },
+      'tls-key': { type: 'string' },
       'sandbox-state-json': { type: 'string' },
     },
     'serve',
@@ -45,10 +47,18 @@ export async function serveCommand(
   if (positionals.length > 0)
     throw new UsageError(`serve: unexpected argument '${positionals[0]}'`);
   const listen = values.listen ?? 'stdio';
-  const url = listen === 'stdio' ? null : parseHttpUrl(listen);
-  if (url === null && values['http-token-file'] !== undefined) {
-    throw new UsageError('serve: --http-token-file only applies to --listen http://…');
+  if (listen === 'stdio') {
+    const flags = ['http-token-file', 'tls-cert', 'tls-key'] as const;
+    const flag = flags.find((f) => values[f] !== undefined);
+    if (flag !== undefined) {
+      const scheme = flag === 'http-token-file' ? 'http' : 'https';
+      throw new UsageError(`serve: --${flag} only applies to --listen ${scheme}://…`);
+    }
   }
+  const http =
+    listen === 'stdio'
+      ? null
+      : parseHttpListen(listen, values['tls-cert'], values['tls-key'], values['http-token-file']);
   const sandboxState = parseState(values['sandbox-state-json']);
   const config = configFile(globals).file;
   const home = dirname(config);
@@ -62,6 +72,8 @@ export async function serveCommand(
   tierUpAfterFirstCall(runtime, (message) => io.err(`warning: ${message}`));
   let gateway: Gateway | undefined;
   try {
+    const auth = runtime.config.serve.auth;
+    if (http !== null) checkHttpListen(http, auth);
     gateway = new Gateway({
       runtime,
       ...(values.environment !== undefined ? { environments: values.environment } : {}),
@@ -72,7 +84,7 @@ export async function serveCommand(
     });
     const opened = gateway;
     closeOnSignal(() => opened.close(), { exitCode: 0 });
-    if (url === null) {
+    if (http === null) {
       const handle = serveGatewayStdio(gateway);
       closeOnSignal(() => handle.close());
       // Its parent is its client: when the parent is gone, so is the reason to run.
@@ -82,20 +94,9 @@ export async function serveCommand(
       await handle.close();
       return 0;
     }
-    const token = readOrCreateToken({
-      file: values['http-token-file'],
-      flag: 'http-token-file',
-      command: 'serve',
-      home,
-      generatedName: 'serve.token',
-    });
-    const listener = await listenGatewayHttp(gateway, {
-      host: url.hostname,
-      port: Number(url.port || '0'),
-      token: token.value,
-    });
+    const { listener, credentials } = await listenHttp(gateway, http, auth, home);
     closeOnSignal(() => listener.close());
-    io.err(`mcprt serve listening on ${listener.url} (bearer token in ${token.file})`);
+    io.err(`mcprt serve listening on ${listener.url} (${credentials})`);
     // It serves until a signal: the shutdown then closes the listener, the gateway, the runtime.
     await new Promise<never>(() => {});
     return 0;
@@ -103,20 +104,6 @@ export async function serveCommand(
     await gateway?.close();
     await runtime.close();
   }
-}
-
-function parseHttpUrl(listen: string): URL {
-  let url: URL;
-  try {
-    url = new URL(listen);
-  } catch {
-    throw new UsageError(`${LISTEN_USAGE}, got '${listen}'`);
-  }
-  const path = url.pathname.replace(/\/$/, '');
-  if (url.protocol !== 'http:' || (path !== '' && path !== '/mcp') || url.search !== '') {
-    throw new UsageError(`${LISTEN_USAGE}, got '${listen}'`);
-  }
-  return url;
 }
 
 function parseState(text: string | undefined): unknown {

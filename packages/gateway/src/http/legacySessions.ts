@@ -3,8 +3,10 @@
  * instance and `Mcp-Session-Id`, so a 2025 client can receive what only a session can carry —
  * `list_changed` and log messages on its GET stream, and the `elicitation/create` requests the
  * SDK's shim sends while a tool call waits for input (the SDK's stateless fallback cannot: its
- * per-request instances never saw the client's capabilities). Sessions end on DELETE, on
- * eviction when there are too many, or when the gateway closes.
+ * per-request instances never saw the client's capabilities). A session belongs to the caller
+ * that opened it: its instance serves that caller, and the same `Mcp-Session-Id` presented by
+ * another caller is 404 "Session not found", exactly like an unknown one. Sessions end on DELETE,
+ * on eviction when there are too many, or when the gateway closes.
  */
 
 import { randomUUID } from 'node:crypto';
@@ -12,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { Server } from '@modelcontextprotocol/server';
 
+import type { Caller } from '../caller.js';
 import type { Gateway } from '../gateway.js';
 
 export const MAX_LEGACY_SESSIONS = 64;
@@ -19,6 +22,7 @@ export const MAX_LEGACY_SESSIONS = 64;
 interface LegacySession {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly server: Server;
+  readonly caller: Caller;
   lastUsed: number;
 }
 
@@ -34,11 +38,11 @@ export class LegacySessions {
     return this.sessions.size;
   }
 
-  async handle(request: Request): Promise<Response> {
+  async handle(request: Request, caller: Caller): Promise<Response> {
     const id = request.headers.get('mcp-session-id');
     if (id !== null) {
       const session = this.sessions.get(id);
-      if (session === undefined) {
+      if (session === undefined || !sameCaller(session.caller, caller)) {
         return Response.json(
           { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null },
           { status: 404 },
@@ -48,13 +52,15 @@ export class LegacySessions {
       return session.transport.handleRequest(request);
     }
     // No session yet: only an `initialize` may open one (the transport answers anything else 400).
-    const server = this.gateway.createServer({ era: 'legacy', track: true });
+    const server = this.gateway.createServer({ era: 'legacy', track: true, caller });
+    // What a request causes (its text may be the requester's own) goes to stderr only.
+    server.onerror = (error) => this.gateway.logLocal('debug', `http: ${error.message}`);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: this.maxRequestBodySize,
       onsessioninitialized: (sessionId) => {
         this.evictIfFull();
-        this.sessions.set(sessionId, { transport, server, lastUsed: Date.now() });
+        this.sessions.set(sessionId, { transport, server, caller, lastUsed: Date.now() });
       },
       onsessionclosed: (sessionId) => void this.drop(sessionId),
     });
@@ -83,4 +89,8 @@ export class LegacySessions {
     }
     if (oldest !== undefined) void this.drop(oldest[0]);
   }
+}
+
+function sameCaller(a: Caller, b: Caller): boolean {
+  return a.kind === b.kind && a.subject === b.subject && a.clientId === b.clientId;
 }

@@ -1,17 +1,21 @@
 /**
  * Node `http` ↔ web `Request`/`Response` for the gateway's HTTP listener (the SDK's handlers
- * speak the fetch API). The request body is read in full up to a bound; the request's signal is
- * aborted when the client goes away, which cancels the MCP request being served; a streamed
- * (SSE) response is written chunk by chunk and its reader cancelled if the client disconnects.
+ * speak the fetch API). The URL comes checked (requestUrl.ts), so building the `Request` cannot
+ * throw on a malformed Host or target. The request body is read in full up to a bound; the
+ * request's signal is aborted when the client goes away, which cancels the MCP request being
+ * served; a streamed (SSE) response is written chunk by chunk and its reader cancelled if the
+ * client disconnects.
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export class BodyTooLargeError extends Error {}
 
+/** `url`: the request's URL as requestUrl.ts built it from a checked Host and target. */
 export async function toWebRequest(
   req: IncomingMessage,
   res: ServerResponse,
+  url: URL,
   maxBodyBytes: number,
 ): Promise<Request> {
   const chunks: Buffer[] = [];
@@ -32,7 +36,7 @@ export async function toWebRequest(
     if (Array.isArray(value)) for (const v of value) headers.append(name, v);
     else if (value !== undefined) headers.set(name, value);
   }
-  return new Request(`http://${req.headers.host ?? '127.0.0.1'}${req.url ?? '/'}`, {
+  return new Request(url, {
     method: req.method ?? 'GET',
     headers,
     signal: controller.signal,

@@ -10,6 +10,20 @@ export const HistoryCallStatus = z
   .meta({ id: 'HistoryCallStatus' });
 export type HistoryCallStatus = z.infer<typeof HistoryCallStatus>;
 
+export const HistoryCaller = z
+  .object({
+    subject: z.string().nullable().describe("The access token's `sub`; null when it had none."),
+    clientId: z
+      .string()
+      .nullable()
+      .describe("The access token's `client_id` (else `azp`); null when it had neither."),
+  })
+  .describe(
+    'The identity of a gateway caller as recorded (never a token); at least one of the two is set.',
+  )
+  .meta({ id: 'HistoryCaller' });
+export type HistoryCaller = z.infer<typeof HistoryCaller>;
+
 export const HistoryListParams = z
   .object({
     threadId: z
@@ -31,6 +45,13 @@ export const HistoryListParams = z
       .min(1)
       .nullish()
       .describe('Only calls made through this view. Omitted or null: any.'),
+    caller: z
+      .string()
+      .min(1)
+      .nullish()
+      .describe(
+        "Only calls of this `mcprt serve` caller: its token's subject or client id, exactly. Omitted or null: any.",
+      ),
     status: HistoryCallStatus.nullish(),
     since: z.int().nullish().describe('Inclusive lower bound on startedAt (Unix ms).'),
     until: z.int().nullish().describe('Exclusive upper bound on startedAt (Unix ms).'),
@@ -50,6 +71,9 @@ export const HistoryEntry = z
     tool: z.string(),
     arguments: z.unknown().describe('Arguments with redacted keys replaced by "[REDACTED]".'),
     view: z.string().nullable().describe('The view the call was made through; null when none.'),
+    caller: HistoryCaller.nullable().describe(
+      'Who asked for the call through `mcprt serve`; null when no identified caller did.',
+    ),
     status: HistoryCallStatus,
     result: z
       .unknown()

@@ -10,6 +10,7 @@ import { DEFAULT_SUPERVISION } from './supervision.js';
 import { loadConfig } from './load.js';
 import type { LoadConfigOptions } from './load.js';
 import type { McprtConfig } from './types.js';
+import { DEFAULT_SERVE_CONFIG } from './viewTypes.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcprt-load-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -59,7 +60,7 @@ describe('loadConfig: files and TOML syntax', () => {
       history: DEFAULT_HISTORY,
       views: [],
       invalidViews: [],
-      serve: { view: null, toolPrefix: null },
+      serve: DEFAULT_SERVE_CONFIG,
     });
   });
 

@@ -4,6 +4,8 @@
  * instead of every definition. Parsing and validation live in `views.ts`; `views/` applies them.
  */
 
+import type { ServeAuthConfig, ServePolicyConfig } from './serveTypes.js';
+import { DEFAULT_SERVE_AUTH } from './serveTypes.js';
 import type { ConfigLocation } from './types.js';
 
 /** `tool_search`: `auto` searches once the view's definitions pass the threshold. */
@@ -72,6 +74,15 @@ export interface ServeConfig {
   readonly view: string | null;
   /** `tool_prefix` for the whole inventory and for views that set none (null: default names). */
   readonly toolPrefix: ToolPrefixMode | null;
+  /** `[serve.auth]`: how HTTP callers are identified (serveTypes.ts). */
+  readonly auth: ServeAuthConfig;
+  /** `[[serve.policies]]`, in file order (serveTypes.ts). */
+  readonly policies: readonly ServePolicyConfig[];
 }
 
-export const DEFAULT_SERVE_CONFIG: ServeConfig = { view: null, toolPrefix: null };
+export const DEFAULT_SERVE_CONFIG: ServeConfig = {
+  view: null,
+  toolPrefix: null,
+  auth: DEFAULT_SERVE_AUTH,
+  policies: [],
+};

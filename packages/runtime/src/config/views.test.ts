@@ -11,6 +11,7 @@ import { ConfigInvalidError } from '../errors.js';
 import { loadConfig } from './load.js';
 import type { LoadConfigOptions } from './load.js';
 import type { McprtConfig } from './types.js';
+import { DEFAULT_SERVE_AUTH } from './serveTypes.js';
 import type { ViewConfig } from './viewTypes.js';
 
 const F = resolve('/cfg/config.toml');
@@ -58,7 +59,12 @@ describe('[views.NAME]', () => {
     const config = load(SERVER);
     expect(config.views).toEqual([]);
     expect(config.invalidViews).toEqual([]);
-    expect(config.serve).toEqual({ view: null, toolPrefix: null });
+    expect(config.serve).toEqual({
+      view: null,
+      toolPrefix: null,
+      auth: DEFAULT_SERVE_AUTH,
+      policies: [],
+    });
   });
 
   it('an empty view table takes every default', () => {
@@ -402,18 +408,33 @@ describe('[serve]', () => {
     const config = load(['[views.ro]', '[serve]', 'view = "ro"', 'tool_prefix = "always"'], {
       strict: true,
     });
-    expect(config.serve).toEqual({ view: 'ro', toolPrefix: 'always' });
+    expect(config.serve).toEqual({
+      view: 'ro',
+      toolPrefix: 'always',
+      auth: DEFAULT_SERVE_AUTH,
+      policies: [],
+    });
   });
 
   it('is read in codex mode too', () => {
     const config = load(['[views.ro]', '[serve]', 'view = "ro"'], { mode: 'codex', strict: true });
-    expect(config.serve).toEqual({ view: 'ro', toolPrefix: null });
+    expect(config.serve).toEqual({
+      view: 'ro',
+      toolPrefix: null,
+      auth: DEFAULT_SERVE_AUTH,
+      policies: [],
+    });
   });
 
   it('a view that is not defined is an error, and the name is kept so serve refuses it', () => {
     const lines = ['[views.ro]', '[views.all]', '[serve]', 'view = "r0"'];
     const config = load(lines);
-    expect(config.serve).toEqual({ view: 'r0', toolPrefix: null });
+    expect(config.serve).toEqual({
+      view: 'r0',
+      toolPrefix: null,
+      auth: DEFAULT_SERVE_AUTH,
+      policies: [],
+    });
     expect(config.warnings).toEqual([]);
     expect(strictMessages(lines)).toEqual([
       `${F}:4:1: serve.view: view \`r0\` is not defined in [views] (defined: \`ro\`, \`all\`)`,
@@ -436,7 +457,12 @@ describe('[serve]', () => {
   it('a bad key is an error diagnostic and falls back to null; unknown keys are warnings', () => {
     const lines = ['[serve]', 'view = 1', 'tool_prefix = "sometimes"', 'listen = "stdio"'];
     const config = load(lines);
-    expect(config.serve).toEqual({ view: null, toolPrefix: null });
+    expect(config.serve).toEqual({
+      view: null,
+      toolPrefix: null,
+      auth: DEFAULT_SERVE_AUTH,
+      policies: [],
+    });
     expect(config.warnings.map((w) => w.message)).toEqual([
       `${F}:4:1: serve.listen: unknown key \`listen\``,
     ]);
@@ -449,7 +475,12 @@ describe('[serve]', () => {
 
   it('a [serve] that is not a table is a warning', () => {
     const config = load(['serve = "ro"']);
-    expect(config.serve).toEqual({ view: null, toolPrefix: null });
+    expect(config.serve).toEqual({
+      view: null,
+      toolPrefix: null,
+      auth: DEFAULT_SERVE_AUTH,
+      policies: [],
+    });
     expect(config.warnings.map((w) => w.message)).toEqual([
       `${F}:1:1: serve: expected a table, found string`,
     ]);

@@ -18,6 +18,8 @@
 import type { Context } from './diagnostics.js';
 import { Sink } from './diagnostics.js';
 import { Fields, isTable, typeName } from './fields.js';
+import { readServeAuth } from './serveAuth.js';
+import { readServePolicies } from './servePolicies.js';
 import { isGlobPattern, toolPathPatternProblem, toolPathProblem } from './glob.js';
 import type { KeyPath } from './locate.js';
 import type { InvalidViewConfig, ServeConfig, ViewConfig, ViewToolOverride } from './viewTypes.js';
@@ -52,7 +54,7 @@ const VIEW_KEYS = new Set([
   'tools',
 ]);
 const OVERRIDE_KEYS = new Set(['name', 'title', 'description', 'annotations']);
-const SERVE_KEYS = new Set(['view', 'tool_prefix']);
+const SERVE_KEYS = new Set(['view', 'tool_prefix', 'auth', 'policies']);
 
 /** MCP's tool annotations and their types; others are passed on (with an unknown-key warning). */
 const ANNOTATION_TYPES: Readonly<Record<string, 'string' | 'boolean'>> = {
@@ -249,5 +251,10 @@ export function readServe(ctx: Context, root: Fields, views: ViewsResult): Serve
       `view \`${view}\` is not defined in [views]${defined === '' ? '' : ` (defined: ${defined})`}`,
     );
   }
-  return { view, toolPrefix: f.enumeration('tool_prefix', TOOL_PREFIX_MODES) };
+  return {
+    view,
+    toolPrefix: f.enumeration('tool_prefix', TOOL_PREFIX_MODES),
+    auth: readServeAuth(ctx, f),
+    policies: readServePolicies(ctx, f, views),
+  };
 }

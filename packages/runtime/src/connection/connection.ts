@@ -23,6 +23,7 @@ import { ChangeStream, changeFilter } from './changeStream.js';
 import { endReason, settleExit } from './connectionEnd.js';
 import type { ConnectRoute } from './connectRoute.js';
 import { firstRoute, nextRoute, recordVerdict } from './connectRoute.js';
+import { outsideCallOrigins } from './callOrigin.js';
 import { bridgeElicitation } from './elicitationBridge.js';
 import { FastToolCalls } from './fastToolCalls.js';
 import { startHealthCheck } from './health.js';
@@ -215,7 +216,12 @@ export class ServerConnection {
   }
 
   /** One connection attempt: a new client and transport, the handshake, the first listings. */
-  private async attempt(route: ConnectRoute, timeoutMs: number, signal: AbortSignal) {
+  private attempt(route: ConnectRoute, timeoutMs: number, signal: AbortSignal): Promise<void> {
+    // Its process and streams outlive whichever call started it: no call's origin (callOrigin.ts).
+    return outsideCallOrigins(() => this.attemptNow(route, timeoutMs, signal));
+  }
+
+  private async attemptNow(route: ConnectRoute, timeoutMs: number, signal: AbortSignal) {
     const client = (this.client = this.newClient(route.negotiation));
     const transport = (this.transport = buildTransport(
       this.config,

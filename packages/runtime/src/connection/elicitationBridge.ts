@@ -1,13 +1,15 @@
 /**
  * Servers' `elicitation/create` requests, relayed to the registration: the SDK request becomes a
  * runtime `ServerElicitation` (form or URL mode, the server's request id, an abort signal for
- * the server's cancellation), and the host's answer goes back checked — a form answer gets the
+ * the server's cancellation, the origin of the call that caused it when known — callOrigin.ts),
+ * and the host's answer goes back checked — a form answer gets the
  * schema's defaults and must match the requested schema (elicitationReply.ts).
  */
 
 import type { Client } from '@modelcontextprotocol/client';
 
 import type { ElicitationResponse, ServerElicitation } from '../elicitation/types.js';
+import { currentCallOrigin } from './callOrigin.js';
 import { checkFormReply } from './elicitationReply.js';
 
 export function bridgeElicitation(
@@ -26,6 +28,7 @@ export function bridgeElicitation(
       ...(typeof p['elicitationId'] === 'string' ? { elicitationId: p['elicitationId'] } : {}),
       _meta: p['_meta'] ?? null,
       signal: ctx.mcpReq.signal,
+      origin: currentCallOrigin(),
     });
     if (reply.action !== 'accept') return { action: reply.action };
     const content =

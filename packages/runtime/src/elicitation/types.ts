@@ -23,6 +23,12 @@ export interface ServerElicitation {
   readonly _meta: unknown;
   /** Aborted when the server cancels the request or the connection goes away. */
   readonly signal: AbortSignal;
+  /**
+   * The origin the host gave the call that caused it (`withCallOrigin`), when the protocol links
+   * the two (2026-07-28 servers, 2025 HTTP servers); null when it does not (a 2025 stdio
+   * server's request) or the call had none (connection/callOrigin.ts).
+   */
+  readonly origin: object | null;
 }
 
 /** What the host's handler receives: the server's request, and which registration asked. */

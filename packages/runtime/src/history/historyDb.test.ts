@@ -1,7 +1,8 @@
-// The history database made by an mcprt from before views (no `view` column) is migrated in place
-// when a store opens it: its rows and an old process's journal lines read back as made through no
-// view, new calls keep theirs, the two are told apart by the `view` filter, and a process still
-// running the old code can go on writing to the migrated table.
+// The history database made by an mcprt from before views (no `view` column), or from before
+// callers (no `caller_subject`, `caller_client_id`), is migrated in place when a store opens it:
+// its rows and an old process's journal lines read back as made through no view, by no caller,
+// new calls keep theirs, the filters tell them apart, and a process still running the old code
+// can go on writing to the migrated table.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -183,12 +184,111 @@ describe('history database migration', () => {
     const b = new Database(file);
     migrateHistoryDb(b); // a second process opening the same home: no duplicate column
     migrateHistoryDb(a);
-    expect(columns(file).filter((c) => c === 'view')).toHaveLength(1);
+    for (const column of ['view', 'caller_subject', 'caller_client_id']) {
+      expect(columns(file).filter((c) => c === column)).toHaveLength(1);
+    }
     a.close();
     b.close();
 
     const fresh = newFile();
     openHistoryDb(fresh).close();
-    expect(columns(fresh).at(-1)).toBe('view');
+    expect(columns(fresh).slice(-3)).toEqual(['view', 'caller_subject', 'caller_client_id']);
+  });
+});
+
+/** The schema of a database made after views and before callers were recorded. */
+const VIEW_SCHEMA = OLD_SCHEMA.replace(
+  'duration_ms INTEGER\n',
+  'duration_ms INTEGER,\n  view TEXT\n',
+);
+
+/** The insert of that code (its columns named). */
+const VIEW_INSERT = `INSERT INTO tool_calls (id, thread_id, server, environment_id, tool, arguments, status,
+  result, result_truncated, error, started_at, duration_ms, view)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+function viewDatabase(file: string, ids: readonly string[]): void {
+  const db = new Database(file);
+  db.exec(VIEW_SCHEMA);
+  const insert = db.prepare(VIEW_INSERT);
+  ids.forEach((id, i) =>
+    insert.run(id, 't-old', 'srv', null, 'echo', null, 'completed', null, 0, null, 10 + i, 3, 'v'),
+  );
+  db.close();
+}
+
+describe('history database migration: callers', () => {
+  it('adds the caller columns to a database from before callers; old rows read as no caller', () => {
+    const file = newFile();
+    viewDatabase(file, ['old-1']);
+    expect(columns(file)).toContain('view');
+    expect(columns(file)).not.toContain('caller_subject');
+
+    const s = open(file);
+    expect(columns(file).slice(-3)).toEqual(['view', 'caller_subject', 'caller_client_id']);
+    s.started({
+      id: 'new-1',
+      threadId: 't-new',
+      server: 'srv',
+      environmentId: null,
+      tool: 'echo',
+      arguments: null,
+      startedAt: 20,
+      view: 'v',
+      caller: { subject: 'alice', clientId: 'web' },
+    });
+    s.finished('new-1', { status: 'completed', result: null, error: null, durationMs: 1 });
+    expect(s.list().data.map((r) => [r.id, r.view, r.caller])).toEqual([
+      ['new-1', 'v', { subject: 'alice', clientId: 'web' }],
+      ['old-1', 'v', null],
+    ]);
+    expect(s.list({ caller: 'alice' }).data.map((r) => r.id)).toEqual(['new-1']);
+    expect(s.list({ caller: 'web' }).data.map((r) => r.id)).toEqual(['new-1']);
+
+    // A process still running the code from before callers goes on inserting: no caller.
+    const old = new Database(file);
+    old
+      .prepare(VIEW_INSERT)
+      .run('by-old-code', 't', 'srv', null, 'echo', null, 'failed', null, 0, 'boom', 30, 1, null);
+    old.close();
+    expect(s.list().data[0]).toMatchObject({ id: 'by-old-code', view: null, caller: null });
+    s.close();
+
+    // Opened again: nothing to migrate, nothing lost.
+    const again = open(file);
+    expect(again.list({ caller: 'alice' }).data).toHaveLength(1);
+    expect(again.list().data).toHaveLength(3);
+    again.close();
+  });
+
+  it('migrates a database from before views straight to this schema', () => {
+    const file = newFile();
+    oldDatabase(file, ['old-1']);
+    const s = open(file);
+    expect(columns(file).slice(-3)).toEqual(['view', 'caller_subject', 'caller_client_id']);
+    expect(s.list().data).toMatchObject([{ id: 'old-1', view: null, caller: null }]);
+    s.close();
+  });
+
+  it('replays journal lines with and without a caller into a migrated database', () => {
+    const file = newFile();
+    viewDatabase(file, []);
+    const dir = join(file, '..', 'history.journal');
+    mkdirSync(dir, { mode: 0o700 });
+    const foreignHost = HOST_TAG === '00000000' ? '11111111' : '00000000';
+    writeFileSync(
+      join(dir, `${foreignHost}-1-abcdef01-000001.jsonl`),
+      '{"k":"s","id":"before","thread":"t","server":"s","env":null,"tool":"x","at":30,"view":null,"args":{"a":1}}\n' +
+        '{"k":"f","id":"before","status":"completed","ms":2,"truncated":false,"error":null,"result":null}\n' +
+        '{"k":"s","id":"after","thread":"t","server":"s","env":null,"tool":"x","at":31,"view":null,"sub":"bob","client":null,"args":{"a":2}}\n' +
+        '{"k":"f","id":"after","status":"refused","ms":0,"truncated":false,"error":"no policy","result":null}\n',
+    );
+    const s = open(file);
+    expect(s.list().data.map((r) => [r.id, r.caller, r.arguments])).toEqual([
+      ['after', { subject: 'bob', clientId: null }, { a: 2 }],
+      ['before', null, { a: 1 }],
+    ]);
+    expect(s.list({ caller: 'bob', status: 'refused' }).data.map((r) => r.id)).toEqual(['after']);
+    s.close();
   });
 });

@@ -4,8 +4,9 @@
  * (ADR 0017). A call whose start and finish arrive in the same batch is inserted once with its
  * outcome; a finish whose start came earlier updates the row. One record that cannot be stored
  * (e.g. a duplicate call id) is a warning and costs no other record of the batch. A database
- * made before calls recorded their view (no `view` column) gains the column when opened: its
- * rows read as made through no view (`migrateHistoryDb`).
+ * made before calls recorded their view (no `view` column) or their caller (no `caller_subject`
+ * and `caller_client_id` columns) gains the columns when opened: its rows read as made through
+ * no view, by no caller (`migrateHistoryDb`).
  */
 
 import { chmodSync, mkdirSync } from 'node:fs';
@@ -30,7 +31,9 @@ CREATE TABLE IF NOT EXISTS tool_calls (
   error TEXT,
   started_at INTEGER NOT NULL,
   duration_ms INTEGER,
-  view TEXT
+  view TEXT,
+  caller_subject TEXT,
+  caller_client_id TEXT
 );
 CREATE INDEX IF NOT EXISTS tool_calls_started ON tool_calls (started_at);
 CREATE INDEX IF NOT EXISTS tool_calls_thread ON tool_calls (thread_id);
@@ -53,20 +56,26 @@ export function openHistoryDb(file: string): Database.Database {
   return db;
 }
 
+/** Columns added after the first schema, in the order they were added (each one last). */
+const ADDED_COLUMNS: readonly string[] = ['view', 'caller_subject', 'caller_client_id'];
+
 /**
- * Bring a database made by an older mcprt up to this schema, in place: `view` (added last, so an
- * older process on the same home — its inserts name their columns — still writes to it). The
- * check and the change are one `BEGIN IMMEDIATE` transaction, so two processes opening the same
- * old database at once add the column once.
+ * Bring a database made by an older mcprt up to this schema, in place: `view`, then
+ * `caller_subject` and `caller_client_id` (each added last, so an older process on the same home
+ * — its inserts name their columns — still writes to it; its rows read as no view, no caller).
+ * The check and the change are one `BEGIN IMMEDIATE` transaction, so two processes opening the
+ * same old database at once add each column once.
  */
 export function migrateHistoryDb(db: Database.Database): void {
-  const hasView = () =>
-    (db.prepare('PRAGMA table_info(tool_calls)').all() as { name: string }[]).some(
-      (c) => c.name === 'view',
+  const missing = () => {
+    const present = new Set(
+      (db.prepare('PRAGMA table_info(tool_calls)').all() as { name: string }[]).map((c) => c.name),
     );
-  if (hasView()) return;
+    return ADDED_COLUMNS.filter((column) => !present.has(column));
+  };
+  if (missing().length === 0) return;
   db.transaction(() => {
-    if (!hasView()) db.exec('ALTER TABLE tool_calls ADD COLUMN view TEXT');
+    for (const column of missing()) db.exec(`ALTER TABLE tool_calls ADD COLUMN ${column} TEXT`);
   }).immediate();
 }
 
@@ -93,8 +102,9 @@ export class HistoryRows {
   ) {
     this.insert = db.prepare(
       `INSERT INTO tool_calls (id, thread_id, server, environment_id, tool, arguments, status,
-         result, result_truncated, error, started_at, duration_ms, view)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         result, result_truncated, error, started_at, duration_ms, view, caller_subject,
+         caller_client_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.update = db.prepare(
       `UPDATE tool_calls SET status = ?, result = ?, result_truncated = ?, error = ?,
@@ -141,6 +151,8 @@ export class HistoryRows {
             s.startedAt,
             f?.durationMs ?? null,
             s.view,
+            s.caller?.subject ?? null,
+            s.caller?.clientId ?? null,
           ),
         );
         inserted += 1;

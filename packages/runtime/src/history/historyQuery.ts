@@ -1,6 +1,7 @@
 /**
  * Reading the history database: `history/list` and `mcprt history` filters (thread, server,
- * environment, view, status, time), newest first, with an opaque cursor (the row's `seq`).
+ * environment, view, caller, status, time), newest first, with an opaque cursor (the row's `seq`).
+ * The caller filter matches a record whose caller's subject or client id is exactly the text.
  */
 
 import type Database from 'better-sqlite3';
@@ -21,6 +22,8 @@ interface Row {
   started_at: number;
   duration_ms: number | null;
   view: string | null;
+  caller_subject: string | null;
+  caller_client_id: string | null;
   seq: number;
 }
 
@@ -49,6 +52,9 @@ export function queryHistory(db: Database.Database, query: HistoryQuery): Histor
   }
   if (query.view === null) add('view IS NULL');
   else if (query.view !== undefined) add('view = @view', 'view', query.view);
+  if (query.caller !== undefined) {
+    add('(caller_subject = @caller OR caller_client_id = @caller)', 'caller', query.caller);
+  }
   if (query.status !== undefined) add('status = @status', 'status', query.status);
   if (query.since !== undefined) add('started_at >= @since', 'since', query.since);
   if (query.until !== undefined) add('started_at < @until', 'until', query.until);
@@ -80,6 +86,10 @@ function toRecord(row: Row): ToolCallRecord {
     tool: row.tool,
     arguments: row.arguments === null ? null : JSON.parse(row.arguments),
     view: row.view,
+    caller:
+      row.caller_subject === null && row.caller_client_id === null
+        ? null
+        : { subject: row.caller_subject, clientId: row.caller_client_id },
     status: row.status,
     result: row.result === null ? null : JSON.parse(row.result),
     resultTruncated: row.result_truncated === 1,

@@ -12,6 +12,7 @@ const start: StartRow = {
   arguments: JSON.stringify({ message: 'hi ,"args": "x"', nested: { args: [1, { args: null }] } }),
   startedAt: 1_000,
   view: 'review,"args":2',
+  caller: null,
 };
 
 const finish: FinishRow = {
@@ -97,7 +98,41 @@ describe('parseJournalLine', () => {
         arguments: '{"a":[1,2]}',
         startedAt: 7,
         view: null,
+        caller: null,
       },
+    });
+  });
+
+  it('carries the caller only for a call with one, its text whatever it holds', () => {
+    const callers = [
+      { subject: 'alice', clientId: 'web' },
+      { subject: 'auth0|u,"args":1\n\u001b[31m', clientId: null },
+      { subject: null, clientId: 'ci-bot' },
+    ];
+    for (const caller of callers) {
+      const line = startLine({ ...start, caller });
+      expect(line).toContain(
+        `,"sub":${JSON.stringify(caller.subject)},"client":${JSON.stringify(caller.clientId)},"args":`,
+      );
+      expect(line.trimEnd()).not.toContain('\n');
+      expect(line).not.toContain('\u001b');
+      // The arguments' own text is kept (no second encoding) with the two members too.
+      expect(parseJournalLine(line.trimEnd())).toEqual({
+        kind: 'start',
+        row: { ...start, caller },
+      });
+    }
+    // No caller: no members (the line a call without one has always had).
+    expect(startLine(start)).not.toMatch(/"sub"|"client"/);
+    // Members written as null (by some other writer) read as no caller.
+    const nulls = `{"k":"s","id":"c","thread":"t","server":"s","env":null,"tool":"x","at":1,"view":null,"sub":null,"client":null,"args":{"a":1}}`;
+    expect(parseJournalLine(nulls)).toMatchObject({ row: { caller: null, arguments: '{"a":1}' } });
+  });
+
+  it('reads a start line of a newer writer with only one of sub and client', () => {
+    const only = `{"k":"s","id":"c","thread":"t","server":"s","env":null,"tool":"x","at":1,"view":null,"client":"web","args":null}`;
+    expect(parseJournalLine(only)).toMatchObject({
+      row: { caller: { subject: null, clientId: 'web' } },
     });
   });
 
@@ -106,6 +141,16 @@ describe('parseJournalLine', () => {
       `{"k":"s","id":"c","thread":"t","server":"s","env":null,"tool":"x","at":1,"view":${view},"args":null}`;
     for (const bad of ['1', 'true', '{"name":"v"}', '["v"]']) {
       expect(() => parseJournalLine(line(bad))).toThrow('start record c: bad view');
+    }
+    for (const [sub, client] of [
+      ['1', 'null'],
+      ['"a"', '{"id":"web"}'],
+    ]) {
+      expect(() =>
+        parseJournalLine(
+          `{"k":"s","id":"c","thread":"t","server":"s","env":null,"tool":"x","at":1,"view":null,"sub":${sub},"client":${client},"args":null}`,
+        ),
+      ).toThrow('start record c: bad sub or client');
     }
     expect(() =>
       parseJournalLine(finishLine({ ...finish, status: 'rejected' as 'refused' }).trimEnd()),

@@ -1,16 +1,18 @@
 /**
  * The history journal's line format (ADR 0017): one JSON object per line, written from values
  * that are already redacted and capped (history/redact.ts), so nothing secret reaches the disk.
- *   {"k":"s","id","thread","server","env","tool","at","view","args"}     a call started
- *   {"k":"f","id","status","ms","truncated","error","result"}            a call finished
+ *   {"k":"s","id","thread","server","env","tool","at","view",["sub","client",]"args"}  a call started
+ *   {"k":"f","id","status","ms","truncated","error","result"}                         a call finished
  * `args` and `result` are embedded as JSON values (the stored JSON text as is, no second
  * encoding on the call path); `parseJournalLine` validates a line read back and turns it into the
  * rows the database stores. A start line written before views existed has no `view`: it reads as
- * null. A `refused` call (never sent, see history/types.ts) is a start line and a finish line like
- * any other.
+ * null. `sub` and `client` (the gateway caller's subject and client id) are written only for a
+ * call with a caller; a line without them — every line written before callers were recorded —
+ * reads as no caller. A `refused` call (never sent, see history/types.ts) is a start line and a
+ * finish line like any other.
  */
 
-import type { ToolCallStatus } from './types.js';
+import type { HistoryCaller, ToolCallStatus } from './types.js';
 
 export interface StartRow {
   readonly id: string;
@@ -22,6 +24,8 @@ export interface StartRow {
   readonly startedAt: number;
   /** The view the call was made through (null: none). */
   readonly view: string | null;
+  /** Who asked for the call through the gateway (null: none; never both fields null). */
+  readonly caller: HistoryCaller | null;
 }
 
 export interface FinishRow {
@@ -57,7 +61,10 @@ function quote(text: string | null): string {
 
 /** A start line; `argumentsJson` is the redacted arguments' JSON text (or null). */
 export function startLine(row: StartRow): string {
-  return `{"k":"s","id":${str(row.id)},"thread":${quote(row.threadId)},"server":${quote(row.server)},"env":${quote(row.environmentId)},"tool":${quote(row.tool)},"at":${str(row.startedAt)},"view":${quote(row.view)},"args":${row.arguments ?? 'null'}}\n`;
+  const caller = row.caller;
+  const who =
+    caller === null ? '' : `,"sub":${quote(caller.subject)},"client":${quote(caller.clientId)}`;
+  return `{"k":"s","id":${str(row.id)},"thread":${quote(row.threadId)},"server":${quote(row.server)},"env":${quote(row.environmentId)},"tool":${quote(row.tool)},"at":${str(row.startedAt)},"view":${quote(row.view)}${who},"args":${row.arguments ?? 'null'}}\n`;
 }
 
 export function finishLine(row: FinishRow): string {
@@ -113,7 +120,7 @@ export function parseJournalLine(text: string): JournalRecord {
     throw new JournalLineError('not a JSON object');
   }
   if (v['k'] === 's') {
-    const { id, thread, server, env, tool, at, view } = v;
+    const { id, thread, server, env, tool, at, view, sub, client } = v;
     if (!isString(id) || !isString(thread) || !isString(server) || !isString(tool)) {
       throw new JournalLineError('start record without id, thread, server or tool');
     }
@@ -124,6 +131,20 @@ export function parseJournalLine(text: string): JournalRecord {
     if (view !== undefined && !isStringOrNull(view)) {
       throw new JournalLineError(`start record ${id}: bad view`);
     }
+    // Present only for a call with a caller (2 more members before `args`).
+    if (
+      (sub !== undefined && !isStringOrNull(sub)) ||
+      (client !== undefined && !isStringOrNull(client))
+    ) {
+      throw new JournalLineError(`start record ${id}: bad sub or client`);
+    }
+    const members =
+      7 +
+      (view === undefined ? 0 : 1) +
+      (sub === undefined ? 0 : 1) +
+      (client === undefined ? 0 : 1);
+    const subject = sub ?? null;
+    const clientId = client ?? null;
     return {
       kind: 'start',
       row: {
@@ -132,9 +153,10 @@ export function parseJournalLine(text: string): JournalRecord {
         server,
         environmentId: env,
         tool,
-        arguments: lastMemberText(text, v, view === undefined ? 7 : 8, 'args'),
+        arguments: lastMemberText(text, v, members, 'args'),
         startedAt: at,
         view: view ?? null,
+        caller: subject === null && clientId === null ? null : { subject, clientId },
       },
     };
   }

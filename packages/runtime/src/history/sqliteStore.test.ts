@@ -134,6 +134,7 @@ describe('SqliteHistoryStore', () => {
         tool: 'rm',
         arguments: { path: '/x', password: '[REDACTED]' },
         view: 'triage',
+        caller: null,
         status: 'refused',
         result: null,
         resultTruncated: false,
@@ -142,6 +143,53 @@ describe('SqliteHistoryStore', () => {
         durationMs: 0,
       },
     ]);
+    s.close();
+  });
+
+  it('records the caller of each call (none without one) and filters by subject or client id', () => {
+    const s = store();
+    const call = (
+      id: string,
+      caller: { subject: string | null; clientId: string | null } | null | undefined,
+    ) => {
+      s.started({
+        id,
+        threadId: 't',
+        server: 'srv',
+        environmentId: null,
+        tool: 'echo',
+        arguments: null,
+        startedAt: 1,
+        ...(caller !== undefined ? { caller } : {}),
+      });
+      s.finished(id, { status: 'completed', result: null, error: null, durationMs: 1 });
+    };
+    call('alice-web', { subject: 'alice', clientId: 'web' });
+    call('alice-cli', { subject: 'alice', clientId: 'cli' });
+    call('bot', { subject: null, clientId: 'alice' });
+    call('anonymous', { subject: null, clientId: null });
+    call('absent', undefined);
+    call('none', null);
+    expect(s.list().data.map((r) => [r.id, r.caller])).toEqual([
+      ['none', null],
+      ['absent', null],
+      // Neither a subject nor a client id: recorded as no caller.
+      ['anonymous', null],
+      ['bot', { subject: null, clientId: 'alice' }],
+      ['alice-cli', { subject: 'alice', clientId: 'cli' }],
+      ['alice-web', { subject: 'alice', clientId: 'web' }],
+    ]);
+    // The subject or the client id, exactly (no pattern, no prefix, case-sensitive).
+    expect(s.list({ caller: 'alice' }).data.map((r) => r.id)).toEqual([
+      'bot',
+      'alice-cli',
+      'alice-web',
+    ]);
+    expect(s.list({ caller: 'web' }).data.map((r) => r.id)).toEqual(['alice-web']);
+    for (const other of ['Alice', 'ali', 'al%', 'al*', '']) {
+      expect(s.list({ caller: other }).data, other).toEqual([]);
+    }
+    expect(s.list({ caller: 'alice', limit: 1 }).nextCursor).not.toBeNull();
     s.close();
   });
 

@@ -24,7 +24,7 @@ import { HistoryJournal } from './journal.js';
 import { journalDirFor } from './journalFiles.js';
 import { finishLine, startLine } from './journalLines.js';
 import { capResult, Redactor, warmUpRedaction } from './redact.js';
-import type { HistoryPage, HistoryQuery, HistorySink } from './types.js';
+import type { HistoryCaller, HistoryPage, HistoryQuery, HistorySink } from './types.js';
 
 export { HistoryCursorError } from './historyQuery.js';
 
@@ -67,6 +67,7 @@ const WARM_UP_RECORD: StartedRecord = {
   arguments: { message: 'm' },
   startedAt: 0,
   view: null,
+  caller: null,
 };
 const WARM_UP_OUTCOME: Outcome = {
   status: 'completed',
@@ -179,6 +180,7 @@ export class SqliteHistoryStore implements HistorySink {
         args === undefined || args === null ? null : JSON.stringify(this.redactor.value(args)),
       startedAt: record.startedAt,
       view: record.view ?? null,
+      caller: storedCaller(record.caller),
     });
   }
 
@@ -375,6 +377,12 @@ export class SqliteHistoryStore implements HistorySink {
       truncated: true,
     };
   }
+}
+
+/** A caller as recorded: none when it has neither a subject nor a client id. */
+function storedCaller(caller: HistoryCaller | null | undefined): HistoryCaller | null {
+  if (caller === undefined || caller === null) return null;
+  return caller.subject === null && caller.clientId === null ? null : caller;
 }
 
 function capText(text: string, maxBytes: number): string {

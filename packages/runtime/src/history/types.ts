@@ -4,8 +4,19 @@
  * `isError: true` with the result kept) or `cancelled`. A `refused` call never reached a server
  * (the session's view does not include the tool): its `error` is the refusal text, its
  * `durationMs` 0 and its `result` null. `view` is the view the call was made through (null:
- * none; records written before views existed read as null).
+ * none; records written before views existed read as null). `caller` is who asked for it through
+ * `mcprt serve` (null: no identified caller; records written before callers were recorded read
+ * as null).
  */
+
+/**
+ * The identity of a gateway's caller as the history keeps it: the OAuth token's `sub` and client
+ * id, never a token. A caller with neither is recorded as no caller (null).
+ */
+export interface HistoryCaller {
+  readonly subject: string | null;
+  readonly clientId: string | null;
+}
 
 export type ToolCallStatus = 'inProgress' | 'completed' | 'failed' | 'cancelled' | 'refused';
 
@@ -20,6 +31,8 @@ export interface ToolCallRecord {
   readonly arguments: unknown;
   /** The view the call was made through; null when the session runs under none. */
   readonly view: string | null;
+  /** Who asked for the call through the gateway (at least one of the two set); null: none. */
+  readonly caller: HistoryCaller | null;
   readonly status: ToolCallStatus;
   /** The result as stored (may be a truncated preview, see `resultTruncated`). */
   readonly result: unknown;
@@ -39,6 +52,8 @@ export interface HistoryQuery {
   readonly environmentId?: string | null;
   /** Only calls made through this view; `null` selects calls made through none. */
   readonly view?: string | null;
+  /** Only calls of this caller: its subject or its client id is exactly this. */
+  readonly caller?: string;
   readonly status?: ToolCallStatus;
   /** Inclusive lower bound on `startedAt` (epoch ms). */
   readonly since?: number;
@@ -56,13 +71,14 @@ export interface HistoryPage {
 }
 
 /**
- * A call's start record as a sink receives it. `view` may be left out (recorded as null): a
- * session's calls always set it (manager/callTracker.ts), other writers need not.
+ * A call's start record as a sink receives it. `view` and `caller` may be left out (recorded as
+ * null): a session's calls always set them (manager/callTracker.ts), other writers need not. A
+ * caller whose subject and client id are both null is recorded as none.
  */
 export type ToolCallStartRecord = Omit<
   ToolCallRecord,
-  'status' | 'result' | 'resultTruncated' | 'error' | 'durationMs' | 'view'
-> & { readonly view?: string | null };
+  'status' | 'result' | 'resultTruncated' | 'error' | 'durationMs' | 'view' | 'caller'
+> & { readonly view?: string | null; readonly caller?: HistoryCaller | null };
 
 /** Where a session records its tool calls. */
 export interface HistorySink {

@@ -1,7 +1,7 @@
 // ToolCallTracker with the real history store (ADR 0009, ADR 0017): every event of a call is
 // emitted only once the record it announces is on disk, read back from the journal by a second
 // store as another process would; events keep their order (started, progress, completed). A
-// call's view travels on its events and record; a refused call is one record, no event.
+// call's view and caller travel on its events and record; a refused call is one record, no event.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -173,6 +173,41 @@ describe('views in the tracker', () => {
     store.close();
   });
 
+  it('carries the caller on events and records, refused calls included (null when none)', async () => {
+    const { store } = setup();
+    const events: unknown[] = [];
+    const tracker = new ToolCallTracker('thread-c', store, {
+      started: (e) => events.push(['started', e.id, e.caller]),
+      progress: () => undefined,
+      completed: (e) => events.push(['completed', e.id, e.caller]),
+    });
+    const alice = { subject: 'alice', clientId: 'web' };
+    await tracker.begin(scope, { tool: 'echo', callId: 'a', caller: alice }).finish({}, null);
+    await tracker.begin(scope, { tool: 'echo', callId: 'n' }).finish({}, null);
+    tracker.refused({
+      server: 'srv',
+      environmentId: null,
+      tool: 'rm',
+      view: null,
+      error: 'no policy',
+      caller: { subject: null, clientId: 'ci' },
+      callId: 'r',
+    });
+    expect(events).toEqual([
+      ['started', 'a', alice],
+      ['completed', 'a', alice],
+      ['started', 'n', null],
+      ['completed', 'n', null],
+    ]);
+    expect(store.list().data.map((r) => [r.id, r.status, r.caller])).toEqual([
+      ['r', 'refused', { subject: null, clientId: 'ci' }],
+      ['n', 'completed', null],
+      ['a', 'completed', alice],
+    ]);
+    expect(store.list({ caller: 'ci' }).data.map((r) => r.id)).toEqual(['r']);
+    store.close();
+  });
+
   it('records a refused call (redacted arguments, 0 ms) in one write, without events', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'mcprt-tracker-')), 'history.sqlite');
     const store = new SqliteHistoryStore(file, { redactKeys: ['pin'], maxResultBytes: 1000 });
@@ -219,6 +254,7 @@ describe('views in the tracker', () => {
       tool: 'rm',
       arguments: { path: '/etc', pin: '[REDACTED]', auth: '[REDACTED]' },
       view: 'triage',
+      caller: null,
       status: 'refused',
       result: null,
       resultTruncated: false,

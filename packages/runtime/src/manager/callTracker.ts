@@ -2,7 +2,8 @@
  * Per-call bookkeeping of a session: call ids, start/progress/completion events, the history
  * record (its start — and a new call id — made once the request is on its way — `record` — and
  * its end at completion, written as ADR 0022 says; both carry the view the call was made
- * through), the record of a call a view refused (`refused`), and Codex's `_meta` rule (an object
+ * through and the gateway caller who asked for it), the record of a call a view refused
+ * (`refused`), and Codex's `_meta` rule (an object
  * gets `threadId` set — a client's value is overwritten; a non-object is forwarded untouched;
  * absent becomes `{threadId}`).
  *
@@ -16,7 +17,7 @@ import type { Mutable } from '@mcprt/base';
 import type { CallSignal } from '../connection/callCancel.js';
 import type { HistorySink } from '../history/types.js';
 import type { RegistrationScope } from '../scope.js';
-import type { RefusedCallRequest } from './calls.js';
+import type { CallerIdentity, RefusedCallRequest } from './calls.js';
 import { newCallId } from './callId.js';
 import type { ToolCallCompleted, ToolCallProgress, ToolCallStarted } from './toolCallEvents.js';
 
@@ -104,6 +105,7 @@ export class ToolCallTracker {
       arguments?: Record<string, unknown>;
       callId?: string;
       view?: string | undefined;
+      caller?: CallerIdentity | undefined;
     },
   ): ActiveCall {
     const started: Mutable<ToolCallStarted> = {
@@ -118,6 +120,7 @@ export class ToolCallTracker {
       startedAt: Date.now(),
       // Also the history record's (the start record is this object).
       view: request.view ?? null,
+      caller: request.caller ?? null,
     };
     this.inFlight += 1;
     return new TrackedCall(this, started, request.callId === undefined);
@@ -144,6 +147,7 @@ export class ToolCallTracker {
         arguments: request.arguments ?? null,
         startedAt,
         view: request.view,
+        caller: request.caller ?? null,
       });
       history.finished(id, {
         status: 'refused',
@@ -290,6 +294,7 @@ class TrackedCall implements ActiveCall {
       arguments: started.arguments,
       startedAt: started.startedAt,
       view: started.view ?? null,
+      caller: started.caller ?? null,
       status,
       result,
       error,

@@ -60,6 +60,18 @@ export interface ToolCallRequest {
    * Recording only: which tools a view allows is decided before the call gets here.
    */
   readonly view?: string;
+  /** Who asked for the call (a gateway's caller), recorded on its history record (absent: none). */
+  readonly caller?: CallerIdentity;
+}
+
+/**
+ * The identity of a gateway's caller as the history keeps it: the OAuth token's `sub` and client
+ * id (`client_id`, else `azp`); nulls when the caller was not identified by either (a static
+ * token, a local stdio client). Never a token.
+ */
+export interface CallerIdentity {
+  readonly subject: string | null;
+  readonly clientId: string | null;
 }
 
 /**
@@ -77,6 +89,8 @@ export interface RefusedCallRequest {
   readonly view: string | null;
   /** Why it was refused: the text stored as the record's `error`. */
   readonly error: string;
+  /** Who asked (a gateway's caller; absent: none). */
+  readonly caller?: CallerIdentity;
   /** The record's id (default: a fresh time-ordered UUID, manager/callId.ts). */
   readonly callId?: string;
 }

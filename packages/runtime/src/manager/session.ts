@@ -188,10 +188,15 @@ export class Session extends SessionRequests {
   /**
    * The session's tools as a model sees them through a view (default: the session's own; null:
    * the whole inventory): names, overrides, search and token costs (docs/tool-shaping.md).
-   * Throws `UnknownViewError` for a name config.toml does not define.
+   * Throws `UnknownViewError` for a name config.toml does not define. `environments`: only the
+   * registrations of these environments (`-`: thread-wide ones), as a gateway's caller policy
+   * allows.
    */
-  toolView(name: string | null = this.view): ToolView {
-    return this.views.toolView(this.tools(), name);
+  toolView(
+    name: string | null = this.view,
+    environments: ReadonlySet<string> | null = null,
+  ): ToolView {
+    return this.views.toolView(this.tools(), name, environments);
   }
 
   /**
@@ -212,6 +217,7 @@ export class Session extends SessionRequests {
           ...(request.arguments !== undefined ? { arguments: request.arguments } : {}),
           view,
           error: error.message,
+          ...(request.caller !== undefined ? { caller: request.caller } : {}),
         });
         return Promise.reject(error);
       }

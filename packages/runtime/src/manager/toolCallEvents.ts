@@ -2,11 +2,11 @@
  * Tool-call lifecycle events a session emits (the app-server turns them into Codex's
  * `item/started`, `item/mcpToolCall/progress` and `item/completed`; history records them).
  * Every event carries the registration scope, so environment identity travels with the call,
- * and the view the call was made through. A refused call (history status `refused`, never sent)
- * emits no event.
+ * the view the call was made through and the gateway caller who asked for it. A refused call
+ * (history status `refused`, never sent) emits no event.
  */
 
-import type { ToolCallStatus } from '../history/types.js';
+import type { HistoryCaller, ToolCallStatus } from '../history/types.js';
 import type { RegistrationScope } from '../scope.js';
 
 export interface ToolCallStarted {
@@ -23,6 +23,11 @@ export interface ToolCallStarted {
    * events always carry it; optional for events made elsewhere.
    */
   readonly view?: string | null;
+  /**
+   * Who asked for the call through the gateway (`ToolCallRequest.caller`), null when none. A
+   * session's events always carry it; optional for events made elsewhere.
+   */
+  readonly caller?: HistoryCaller | null;
 }
 
 export interface ToolCallProgress {

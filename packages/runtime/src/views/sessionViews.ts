@@ -45,19 +45,30 @@ export class SessionViews {
     return this.ownSelection;
   }
 
-  /** The view `name` (default: the session's) over this inventory snapshot. */
-  toolView(inventory: readonly InventoryTool[], name: string | null = this.view): ToolView {
+  /**
+   * The view `name` (default: the session's) over this inventory snapshot, of the registrations
+   * of `environments` only when given (`-`: thread-wide registrations).
+   */
+  toolView(
+    inventory: readonly InventoryTool[],
+    name: string | null = this.view,
+    environments: ReadonlySet<string> | null = null,
+  ): ToolView {
     if (this.source !== inventory) {
       this.cache.clear();
       this.source = inventory;
     }
-    const key = name ?? '';
+    const key =
+      environments === null ? (name ?? '') : `${name ?? ''}\u0000${environmentsKey(environments)}`;
     let view = this.cache.get(key);
     if (view === undefined) {
       const config = this.configOf(name);
       view = new ToolView({
         config,
-        inventory,
+        inventory:
+          environments === null
+            ? inventory
+            : inventory.filter((t) => environments.has(environmentOf(t.scope.environmentId))),
         toolPrefix: config?.toolPrefix ?? this.config.serve.toolPrefix,
         environmentDescriptions: descriptions(this.config),
       });
@@ -85,6 +96,15 @@ export function resolveView(config: McprtConfig, name: string): ViewConfig {
     config.views.map((v) => v.name),
     invalid?.error ?? null,
   );
+}
+
+/** A registration's environment as policies and view patterns name it (`-`: thread-wide). */
+export function environmentOf(environmentId: string | null): string {
+  return environmentId ?? '-';
+}
+
+function environmentsKey(environments: ReadonlySet<string>): string {
+  return [...environments].sort().join('\u0000');
 }
 
 function descriptions(config: McprtConfig): Map<string, string> {

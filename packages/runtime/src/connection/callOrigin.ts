@@ -1,0 +1,36 @@
+/**
+ * Which call a server's request belongs to. A host serving several clients over one connection
+ * per registration (the gateway over HTTP) must send an elicitation to the client whose call
+ * caused it. The protocol links them where it can: a 2026-07-28 server's input requests come back
+ * inside the call's own result, and a 2025 HTTP server sends its request on the call's response
+ * stream. The SDK hands neither link to the client's request handler, but both arrive in the
+ * async continuation of the call itself, so the call's origin travels with it in an
+ * `AsyncLocalStorage` (Node's standard async context, what OpenTelemetry uses too).
+ *
+ * A 2025 stdio server's request carries no link at all: it arrives from the process's output
+ * stream, whose async context is the connection's start. Connection attempts therefore run
+ * outside any call's origin (`outsideCallOrigins`), so a process started while a call was waiting
+ * can never attribute later requests to that call; such requests get origin null.
+ *
+ * Only hosts that need the link pay for it: the storage is first used by `withCallOrigin`, and
+ * on Node 20 an active AsyncLocalStorage makes every promise a little slower.
+ */
+
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+const origins = new AsyncLocalStorage<object>();
+
+/** Run `fn` (the call) with `origin` as its requests' origin. */
+export function withCallOrigin<T>(origin: object, fn: () => T): T {
+  return origins.run(origin, fn);
+}
+
+/** The origin of the call whose continuation this is (null: none, or not known). */
+export function currentCallOrigin(): object | null {
+  return origins.getStore() ?? null;
+}
+
+/** Run `fn` with no call's origin (a connection attempt: its streams outlive any call). */
+export function outsideCallOrigins<T>(fn: () => T): T {
+  return origins.getStore() === undefined ? fn() : origins.exit(fn);
+}
