@@ -63,7 +63,16 @@ describe('the system packages the suite needs', () => {
   });
 
   it('reports exactly the needs the lookup cannot find', () => {
-    const present = new Set(['sh', 'env', 'ssh', 'ssh-keygen', 'unshare', 'tmux', 'dbus-daemon']);
+    const present = new Set([
+      'sh',
+      'env',
+      'ssh',
+      'ssh-keygen',
+      'unshare',
+      'tmux',
+      'openssl',
+      'dbus-daemon',
+    ]);
     const missing = missingNeeds((tool) => present.has(tool));
     expect(missing.map((n) => n.tool)).toEqual([
       '/usr/sbin/sshd',
