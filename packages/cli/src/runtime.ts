@@ -40,14 +40,19 @@ export function readConfig(globals: GlobalOptions, io: Io): McprtConfig {
  * The runtime with its history store (`$MCPRT_HOME/history.sqlite`); warnings go to stderr. A
  * signal closes it (every server process group ended) before the process exits.
  */
-export function openRuntime(globals: GlobalOptions, io: Io): Runtime {
+export function openRuntime(
+  globals: GlobalOptions,
+  io: Io,
+  /** Where warnings said while it runs go (the TUI keeps them until its screen is gone). */
+  warn: (line: string) => void = (line) => io.err(line),
+): Runtime {
   configFile(globals); // refuses an unsafe home first
   const runtime = Runtime.load({
     ...(globals.home !== undefined ? { home: globals.home } : {}),
     ...(globals.codexHome !== undefined ? { codexHome: globals.codexHome } : {}),
     strict: globals.strict,
     // Said once, like config warnings (e.g. `auto` falling back to the credentials file).
-    oauth: { onWarning: (message) => io.err(`warning: ${message}`) },
+    oauth: { onWarning: (message) => warn(`warning: ${message}`) },
   });
   for (const warning of runtime.config.warnings) io.err(`warning: ${warning.message}`);
   closeOnSignal(() => runtime.close());

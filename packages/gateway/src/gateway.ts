@@ -52,13 +52,15 @@ export interface GatewayOptions {
   readonly loginCommand?: LoginCommand;
   /** Where log lines go besides MCP clients (default: stderr). Never stdout: stdio is MCP. */
   readonly log?: (line: string) => void;
-  /** How long the first listings wait for servers still starting (default 10 s). */
+  /**
+   * The most the first listings wait for servers still starting, in ms (default: `[serve]
+   * startup_wait_sec`); each server is waited for up to its own `startup_timeout_sec`.
+   */
   readonly settleWaitMs?: number;
   /** How long an elicitation may wait for the client's answer (default 10 min). */
   readonly inputTimeoutMs?: number;
 }
 
-const DEFAULT_SETTLE_WAIT_MS = 10_000;
 const DEFAULT_INPUT_TIMEOUT_MS = 600_000;
 
 export class Gateway implements SharedCore {
@@ -77,6 +79,7 @@ export class Gateway implements SharedCore {
   private startup: Promise<void> | null = null;
   private readonly loginWatch: LoginWatch;
   private readonly settleWaitMs: number;
+  private settling: Promise<void> | null = null;
   private readonly policies: readonly ServePolicyConfig[];
   /** One catalog per granted (view, environments), shared by the clients granted it. */
   private readonly catalogs = new Map<string, Catalog>();
@@ -87,7 +90,7 @@ export class Gateway implements SharedCore {
     const cwd = options.cwd ?? process.cwd();
     this.loginCommand = options.loginCommand ?? defaultLoginCommand;
     this.writeLine = options.log ?? ((line) => process.stderr.write(`${line}\n`));
-    this.settleWaitMs = options.settleWaitMs ?? DEFAULT_SETTLE_WAIT_MS;
+    this.settleWaitMs = options.settleWaitMs ?? options.runtime.config.serve.startupWaitSec * 1000;
     this.inputTimeoutMs = options.inputTimeoutMs ?? DEFAULT_INPUT_TIMEOUT_MS;
     this.operations = new OperationTable(this.inputTimeoutMs + 5_000);
     const environments = selectEnvironments(options.runtime, options.environments, cwd);
@@ -154,15 +157,40 @@ export class Gateway implements SharedCore {
     );
   }
 
-  /** Startup has settled, or the settle wait is over (whichever comes first). */
+  /**
+   * Startup has settled — every registration ready or failed, each within its own
+   * `startup_timeout_sec` — or the bound (`settleWaitMs`) has passed, whichever comes first.
+   * Decided once: only the first listings wait, and those still starting then are logged.
+   */
   settled(): Promise<void> {
     this.start();
-    let timer: NodeJS.Timeout | undefined;
-    const wait = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, this.settleWaitMs);
+    const startup = this.startup;
+    if (startup === null) return Promise.resolve();
+    this.settling ??= new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.stoppedWaiting();
+        resolve();
+      }, this.settleWaitMs);
       timer.unref();
+      void startup.then(() => {
+        clearTimeout(timer);
+        resolve();
+      });
     });
-    return Promise.race([this.startup!, wait]).finally(() => clearTimeout(timer));
+    return this.settling;
+  }
+
+  /** The bound passed: name every registration the first listings did not wait for. */
+  private stoppedWaiting(): void {
+    const after = `${Math.round(this.settleWaitMs / 100) / 10} s`;
+    for (const status of this.session.listStatus()) {
+      if (status.startupStatus !== 'starting') continue;
+      this.log(
+        'warning',
+        `stopped waiting for MCP server \`${scopeLabel(status.scope)}\` (still starting after ${after}, [serve] startup_wait_sec); its tools are listed once it is ready`,
+        status.scope,
+      );
+    }
   }
 
   statusText(shown?: (scope: RegistrationScope) => boolean): string {

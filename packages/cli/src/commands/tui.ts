@@ -69,17 +69,14 @@ export async function tuiCommand(
   }
 
   const home = dirname(configFile(globals).file);
-  const runtime = openRuntime(globals, io);
   // Diagnostics would tear the TUI's screen: they are kept and printed after it closes.
   const logs: string[] = [];
-  const server = new AppServer({
-    runtime,
-    home,
-    log: (line) => {
-      logs.push(line);
-      if (logs.length > 100) logs.shift();
-    },
-  });
+  const keep = (line: string) => {
+    logs.push(line);
+    if (logs.length > 100) logs.shift();
+  };
+  const runtime = openRuntime(globals, io, keep);
+  const server = new AppServer({ runtime, home, log: keep });
   closeOnSignal(() => server.close());
   try {
     const client = await McprtClient.create(new InProcessTransport(server), {

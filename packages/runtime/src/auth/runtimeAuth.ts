@@ -49,8 +49,8 @@ export class RuntimeAuth {
     this.mode = config.mcpOAuthCredentialsStore;
     this.storeValue = this.openStore();
     this.callback = { port: config.mcpOAuthCallbackPort, url: config.mcpOAuthCallbackUrl };
-    // With HTTP servers configured, decide the store now: `auto`'s fallback warning then comes
-    // with the config warnings, before a TUI owns the terminal.
+    // With HTTP servers configured, decide the store now (its probe is off the first call's
+    // path); `auto`'s fallback warning waits for the first credential used (selectStore.ts).
     if (config.servers.some((s) => s.transport.type === 'streamable_http')) {
       try {
         this.storeValue.prepare?.();

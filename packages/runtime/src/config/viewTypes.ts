@@ -78,11 +78,26 @@ export interface ServeConfig {
   readonly auth: ServeAuthConfig;
   /** `[[serve.policies]]`, in file order (serveTypes.ts). */
   readonly policies: readonly ServePolicyConfig[];
+  /**
+   * `startup_wait_sec`: how long the gateway's first listing waits, at most, for registrations
+   * still starting (each is waited for up to its own `startup_timeout_sec`), in seconds.
+   */
+  readonly startupWaitSec: number;
 }
+
+/**
+ * 45 s: above the default `startup_timeout_sec` (30 s), so by default every registration is
+ * waited for until it is ready or has failed; below the 60 s an MCP client commonly allows a
+ * request (the SDK's default), so a first `tools/list` answers before its client gives up.
+ */
+export const DEFAULT_SERVE_STARTUP_WAIT_SEC = 45;
+/** The largest `startup_wait_sec` accepted. */
+export const MAX_SERVE_STARTUP_WAIT_SEC = 600;
 
 export const DEFAULT_SERVE_CONFIG: ServeConfig = {
   view: null,
   toolPrefix: null,
   auth: DEFAULT_SERVE_AUTH,
   policies: [],
+  startupWaitSec: DEFAULT_SERVE_STARTUP_WAIT_SEC,
 };

@@ -12,6 +12,7 @@ import { loadConfig } from './load.js';
 import type { LoadConfigOptions } from './load.js';
 import type { McprtConfig } from './types.js';
 import { DEFAULT_SERVE_AUTH } from './serveTypes.js';
+import { DEFAULT_SERVE_STARTUP_WAIT_SEC } from './viewTypes.js';
 import type { ViewConfig } from './viewTypes.js';
 
 const F = resolve('/cfg/config.toml');
@@ -64,6 +65,7 @@ describe('[views.NAME]', () => {
       toolPrefix: null,
       auth: DEFAULT_SERVE_AUTH,
       policies: [],
+      startupWaitSec: DEFAULT_SERVE_STARTUP_WAIT_SEC,
     });
   });
 
@@ -413,6 +415,7 @@ describe('[serve]', () => {
       toolPrefix: 'always',
       auth: DEFAULT_SERVE_AUTH,
       policies: [],
+      startupWaitSec: DEFAULT_SERVE_STARTUP_WAIT_SEC,
     });
   });
 
@@ -423,6 +426,7 @@ describe('[serve]', () => {
       toolPrefix: null,
       auth: DEFAULT_SERVE_AUTH,
       policies: [],
+      startupWaitSec: DEFAULT_SERVE_STARTUP_WAIT_SEC,
     });
   });
 
@@ -434,6 +438,7 @@ describe('[serve]', () => {
       toolPrefix: null,
       auth: DEFAULT_SERVE_AUTH,
       policies: [],
+      startupWaitSec: DEFAULT_SERVE_STARTUP_WAIT_SEC,
     });
     expect(config.warnings).toEqual([]);
     expect(strictMessages(lines)).toEqual([
@@ -462,6 +467,7 @@ describe('[serve]', () => {
       toolPrefix: null,
       auth: DEFAULT_SERVE_AUTH,
       policies: [],
+      startupWaitSec: DEFAULT_SERVE_STARTUP_WAIT_SEC,
     });
     expect(config.warnings.map((w) => w.message)).toEqual([
       `${F}:4:1: serve.listen: unknown key \`listen\``,
@@ -473,6 +479,20 @@ describe('[serve]', () => {
     ]);
   });
 
+  it('reads startup_wait_sec (integer seconds, 0..=600; a bad value keeps the default)', () => {
+    const wait = (line: string) => load(['[serve]', line], { strict: true }).serve.startupWaitSec;
+    expect(wait('startup_wait_sec = 5')).toBe(5);
+    expect(wait('startup_wait_sec = 0')).toBe(0);
+    const lines = ['[serve]', 'startup_wait_sec = 601'];
+    expect(load(lines).serve.startupWaitSec).toBe(DEFAULT_SERVE_STARTUP_WAIT_SEC);
+    expect(strictMessages(lines)).toEqual([
+      `${F}:2:1: serve.startup_wait_sec: startup_wait_sec must be between 0 and 600`,
+    ]);
+    expect(strictMessages(['[serve]', 'startup_wait_sec = 1.5'])).toEqual([
+      `${F}:2:1: serve.startup_wait_sec: expected an integer, found float`,
+    ]);
+  });
+
   it('a [serve] that is not a table is a warning', () => {
     const config = load(['serve = "ro"']);
     expect(config.serve).toEqual({
@@ -480,6 +500,7 @@ describe('[serve]', () => {
       toolPrefix: null,
       auth: DEFAULT_SERVE_AUTH,
       policies: [],
+      startupWaitSec: DEFAULT_SERVE_STARTUP_WAIT_SEC,
     });
     expect(config.warnings.map((w) => w.message)).toEqual([
       `${F}:1:1: serve: expected a table, found string`,

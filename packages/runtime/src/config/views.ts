@@ -25,8 +25,10 @@ import type { KeyPath } from './locate.js';
 import type { InvalidViewConfig, ServeConfig, ViewConfig, ViewToolOverride } from './viewTypes.js';
 import {
   DEFAULT_SERVE_CONFIG,
+  DEFAULT_SERVE_STARTUP_WAIT_SEC,
   DEFAULT_TOOL_SEARCH_THRESHOLD_TOKENS,
   DEFAULT_VIEW_INCLUDE,
+  MAX_SERVE_STARTUP_WAIT_SEC,
   TOOL_PREFIX_MODES,
   TOOL_SEARCH_MODES,
 } from './viewTypes.js';
@@ -54,7 +56,7 @@ const VIEW_KEYS = new Set([
   'tools',
 ]);
 const OVERRIDE_KEYS = new Set(['name', 'title', 'description', 'annotations']);
-const SERVE_KEYS = new Set(['view', 'tool_prefix', 'auth', 'policies']);
+const SERVE_KEYS = new Set(['view', 'tool_prefix', 'auth', 'policies', 'startup_wait_sec']);
 
 /** MCP's tool annotations and their types; others are passed on (with an unknown-key warning). */
 const ANNOTATION_TYPES: Readonly<Record<string, 'string' | 'boolean'>> = {
@@ -256,5 +258,8 @@ export function readServe(ctx: Context, root: Fields, views: ViewsResult): Serve
     toolPrefix: f.enumeration('tool_prefix', TOOL_PREFIX_MODES),
     auth: readServeAuth(ctx, f),
     policies: readServePolicies(ctx, f, views),
+    startupWaitSec:
+      f.integerInRange('startup_wait_sec', 0, MAX_SERVE_STARTUP_WAIT_SEC, 'startup_wait_sec') ??
+      DEFAULT_SERVE_STARTUP_WAIT_SEC,
   };
 }

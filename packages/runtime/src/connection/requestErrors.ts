@@ -4,12 +4,16 @@
  * JSON-RPC error (its code, message and data, passed on to hosts), a streamable-HTTP session the
  * server no longer knows (404: re-initialize and retry), a connection that ended under the
  * request (with why it ended), or anything else (timeouts, cancellation, a server still asking
- * for input after the input-required round limit) with its message.
+ * for input after the input-required round limit) with its message — for a streamable-HTTP
+ * server that could not be reached or answered an HTTP error, the request and its root cause
+ * (failureCause.ts).
  */
 
 import { SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 
+import type { ServerConfig } from '../config/types.js';
 import type { ServerErrorInfo } from '../errors.js';
+import { describeHttpFailure } from './failureCause.js';
 
 export type RequestFailureKind = 'server_error' | 'session_lost' | 'connection_closed' | 'other';
 
@@ -36,15 +40,20 @@ export class McpRequestError extends Error {
 
 /**
  * Translate what a request rejected with. `connection` tells whether it has ended (the
- * transport's word for a connection that died under the request is "Connection closed") and why.
+ * transport's word for a connection that died under the request is "Connection closed") and why;
+ * its `config` (when given) names an HTTP server's failed request.
  */
 export function translateRequestError(
   error: unknown,
-  connection: { readonly ended: boolean; closeReason(): string },
+  connection: { readonly ended: boolean; closeReason(): string; readonly config?: ServerConfig },
 ): McpRequestError {
   if (error instanceof McpRequestError) return error;
-  const message = error instanceof Error ? error.message : String(error);
   const kind = requestFailureKind(error, connection.ended);
+  const http =
+    connection.config && kind !== 'server_error' && kind !== 'session_lost'
+      ? describeHttpFailure(connection.config, error)
+      : null;
+  const message = http ?? (error instanceof Error ? error.message : String(error));
   if (kind === 'server_error') {
     const code = (error as { code: number }).code;
     const data = (error as { data?: unknown }).data;

@@ -2,7 +2,9 @@
  * Startup failure texts. Codex's forms are kept exactly (timed out / not logged in / failed to
  * start); the `{error}` part is made specific: a refused protocol revision (protocolRefusal.ts,
  * before anything else — such a server often exits right after saying so), and for stdio servers
- * a missing command or a process that exited during initialize (exit status and stderr tail).
+ * a missing command or a process that exited during initialize (exit status and stderr tail); for
+ * streamable-HTTP servers the request and its root cause (failureCause.ts: `POST http://…/mcp:
+ * connect ECONNREFUSED …`, a TLS or DNS failure, `HTTP 500 …: <first line of the body>`).
  */
 
 import { InsufficientScopeError } from '@modelcontextprotocol/client';
@@ -11,6 +13,7 @@ import type { Transport } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../config/types.js';
 import { StdioProcessTransport } from '../launch/stdioTransport.js';
 import { scopeLabel } from '../scope.js';
+import { describeCauseChain, describeHttpFailure } from './failureCause.js';
 import { describeRefusal } from './protocolRefusal.js';
 
 export type StartupFailureKind =
@@ -126,7 +129,9 @@ export function describeStartupFailure(
       { cause: error },
     );
   }
-  return failedToStart(config, message, 'error', error);
+  const http = describeHttpFailure(config, error);
+  if (http) return failedToStart(config, http, 'error', error);
+  return failedToStart(config, describeCauseChain(error), 'error', error);
 }
 
 /**

@@ -1,11 +1,11 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
 import { KeyringCredentialStore } from './keyringStore.js';
-import { selectCredentialStore } from './selectStore.js';
+import { FALLBACK_NOTICE_FILE_NAME, selectCredentialStore } from './selectStore.js';
 import type { StoredCredential } from './types.js';
 
 const record: StoredCredential = {
@@ -35,6 +35,30 @@ describe('mcp_oauth_credentials_store', () => {
       `the OS keyring is not available (no Secret Service on this machine); OAuth credentials are stored in ${join(home, '.credentials.json')} (mode 0600)`,
     ]);
     expect(store.description).toBe(`file ${join(home, '.credentials.json')}`);
+  });
+
+  it('auto announces the fallback on first credential use, not on prepare, once per home', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'mcprt-store-'));
+    const warnings: string[] = [];
+    const open = () =>
+      selectCredentialStore({
+        mode: 'auto',
+        home,
+        warn: (m) => warnings.push(m),
+        probeKeyring: () => 'no Secret Service on this machine',
+      });
+    const first = open();
+    first.prepare?.();
+    expect(warnings).toEqual([]);
+    expect(first.get('a')).toBeNull();
+    expect(warnings).toHaveLength(1);
+    const marker = join(home, FALLBACK_NOTICE_FILE_NAME);
+    expect(statSync(marker).mode & 0o777).toBe(0o600);
+    await open().set('a', record); // another process, same home: already told
+    expect(warnings).toHaveLength(1);
+    rmSync(marker);
+    open().get('a');
+    expect(warnings).toHaveLength(2);
   });
 
   it('keyring refuses clearly when the keyring is not usable, and writes no file', () => {

@@ -41,7 +41,7 @@ export interface CredentialStore {
   set(key: string, record: StoredCredential): void | Promise<void>;
   /** True when something was removed. */
   delete(key: string): boolean | Promise<boolean>;
-  /** Decide now what an `auto` store uses (so its one warning comes early); optional. */
+  /** Decide now what an `auto` store uses (its fallback is announced on first use); optional. */
   prepare?(): void;
 }
 
