@@ -5,6 +5,13 @@
 // only what is missing; anywhere else it stops at once, before any test runs, with one line per
 // missing tool naming the package that provides it. `--check` only reports (exit 1 if anything is
 // missing). Nothing is printed when everything is there.
+//
+// Nothing it runs comes from the caller's PATH or environment (npm puts node_modules/.bin of this
+// checkout and of every folder above it first on PATH): apt-get, apt-cache, sudo and the rest are
+// taken from /usr/sbin, /usr/bin, /sbin or /bin only, if root owns them and their folder and no one
+// else may write them, and run with only PATH=/usr/sbin:/usr/bin:/sbin:/bin and
+// DEBIAN_FRONTEND=noninteractive (scripts/system/packages.mjs: systemCommand). `--dry-run` goes as
+// far as the commands it would run as root and prints them instead (exit 1 if anything is missing).
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
@@ -15,36 +22,53 @@ import {
   packagesToInstall,
   pathLookup,
   readOsRelease,
+  resolveSystemTool,
+  systemCommand,
 } from './system/packages.mjs';
 
-function run(cmd, args, env) {
-  console.error(`setup-system: ${cmd} ${args.join(' ')}`);
-  const result = spawnSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'], env });
+const shown = (cmd) => [cmd.file, ...cmd.args].join(' ');
+
+function run(cmd) {
+  console.error(`setup-system: ${shown(cmd)}`);
+  const result = spawnSync(cmd.file, cmd.args, {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: cmd.env,
+  });
   if (result.status !== 0) {
     const why = result.error?.message ?? `exit ${result.status ?? result.signal}`;
-    throw new Error(`${cmd} ${args.join(' ')} failed (${why})`);
+    throw new Error(`setup-system: ${shown(cmd)} failed (${why})`);
   }
+}
+
+/** Whether passwordless sudo works, with sudo and true from the system folders only. */
+function sudoWorks() {
+  if (resolveSystemTool('sudo') === null) return false;
+  let cmd;
+  try {
+    cmd = systemCommand('true', [], { sudo: true });
+  } catch (error) {
+    console.error(error.message);
+    return false;
+  }
+  return spawnSync(cmd.file, cmd.args, { stdio: 'ignore', env: cmd.env }).status === 0;
 }
 
 function main(argv) {
   const check = argv.includes('--check');
-  const unknown = argv.filter((a) => a !== '--check');
+  const dryRun = argv.includes('--dry-run');
+  const unknown = argv.filter((a) => a !== '--check' && a !== '--dry-run');
   if (unknown.length > 0) {
-    console.error(`setup-system: unknown argument ${unknown[0]} (usage: [--check])`);
+    console.error(`setup-system: unknown argument ${unknown[0]} (usage: [--check | --dry-run])`);
     return 2;
   }
-  const lookup = pathLookup();
-  const missing = missingNeeds(lookup);
+  const missing = missingNeeds(pathLookup());
+  const isRoot = process.getuid?.() === 0;
   const decision = decide({
     missing,
     osRelease: readOsRelease(readFileSync),
-    isRoot: process.getuid?.() === 0,
-    sudo:
-      !check &&
-      missing.length > 0 &&
-      lookup('sudo') &&
-      spawnSync('sudo', ['-n', 'true']).status === 0,
-    aptGet: lookup('apt-get'),
+    isRoot,
+    sudo: !check && missing.length > 0 && !isRoot && sudoWorks(),
+    aptGet: resolveSystemTool('apt-get') !== null,
     installAllowed: !check,
   });
   if (decision.action === 'none') return 0;
@@ -52,24 +76,32 @@ function main(argv) {
     for (const line of decision.lines) console.error(line);
     return 1;
   }
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  // Through sudo, the variable goes on the command line: sudo may refuse to keep the environment.
-  const as = (cmd, args) =>
-    decision.sudo
-      ? ['sudo', ['-n', 'env', 'DEBIAN_FRONTEND=noninteractive', cmd, ...args]]
-      : [cmd, args];
+  const asRoot = (args) => systemCommand('apt-get', args, { sudo: decision.sudo });
+  const env = (cmd) => Object.entries(cmd.env).map(([k, v]) => `${k}=${v}`);
+  const act = dryRun
+    ? (cmd) =>
+        console.error(`setup-system: would run ${shown(cmd)} (environment: ${env(cmd).join(' ')})`)
+    : run;
   try {
-    run(...as('apt-get', ['update']), env);
-    const known = (pkg) =>
-      spawnSync('apt-cache', ['show', '--no-all-versions', pkg], { stdio: 'ignore' }).status === 0;
+    act(asRoot(['update']));
+    const query = (pkg) => systemCommand('apt-cache', ['show', '--no-all-versions', pkg]);
+    const known = (pkg) => {
+      const cmd = query(pkg);
+      return spawnSync(cmd.file, cmd.args, { stdio: 'ignore', env: cmd.env }).status === 0;
+    };
     const packages = packagesToInstall(missing, known);
     console.error(
-      `setup-system: installing ${packages.join(' ')} (missing: ${missing.map((n) => n.tool).join(', ')})`,
+      `setup-system: ${dryRun ? 'would install' : 'installing'} ${packages.join(' ')} (missing: ${missing.map((n) => n.tool).join(', ')})`,
     );
-    run(...as('apt-get', ['install', '-y', ...packages]), env);
+    act(asRoot(['install', '-y', ...packages]));
   } catch (error) {
     for (const line of missingLines(missing)) console.error(line);
-    console.error(`setup-system: ${error.message}`);
+    console.error(error.message);
+    return 1;
+  }
+  if (dryRun) {
+    for (const line of missingLines(missing)) console.error(line);
+    console.error('system packages: not installing them (--dry-run)');
     return 1;
   }
   const still = missingNeeds(pathLookup());

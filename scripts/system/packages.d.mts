@@ -29,3 +29,27 @@ export function readOsRelease(
   readFile: (path: string, encoding: 'utf8') => string,
   path?: string,
 ): string | null;
+export const SYSTEM_DIRS: readonly string[];
+export const TOOL_ENV: Readonly<{ PATH: string; DEBIAN_FRONTEND: string }>;
+export interface StatFacts {
+  readonly uid: number;
+  readonly mode: number;
+  readonly isFile: boolean;
+}
+export function toolProblem(
+  file: StatFacts,
+  folder: Omit<StatFacts, 'isFile'>,
+  folderPath: string,
+): string | null;
+export type Resolved = { path: string; real: string } | { refusal: string } | null;
+export function resolveSystemTool(name: string, dirs?: readonly string[]): Resolved;
+export interface SystemCommand {
+  file: string;
+  args: string[];
+  env: Record<string, string>;
+}
+export function systemCommand(
+  tool: string,
+  args: readonly string[],
+  options?: { sudo?: boolean; resolve?: (name: string) => Resolved },
+): SystemCommand;

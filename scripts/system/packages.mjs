@@ -8,8 +8,14 @@
 // private mount namespace with `unshare`; the TUI's end-to-end test drives the real TUI in tmux;
 // the OAuth keyring test runs a real Secret Service (gnome-keyring) on a private D-Bus session bus;
 // the gateway's HTTPS tests make their certificates with openssl.
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join } from 'node:path';
+//
+// What runs as root is never looked up on the caller's PATH: under `npm test`, npm puts the
+// node_modules/.bin of the checkout and of every folder above it ahead of /usr/bin, and the
+// caller's environment may carry APT_CONFIG, LD_PRELOAD and the like. So every program the setup
+// runs is resolved to an absolute path in SYSTEM_DIRS, accepted only if it and its folder (real
+// paths) are owned by root and writable by no one else, and run with exactly TOOL_ENV.
+import { accessSync, constants, existsSync, realpathSync, statSync } from 'node:fs';
+import { delimiter, dirname, isAbsolute, join } from 'node:path';
 
 /**
  * `tool`: a command looked up on PATH, or an absolute path checked as is. `packages`: what
@@ -39,7 +45,10 @@ function executable(path) {
   }
 }
 
-/** Whether `tool` can be run: an absolute path as is, a name somewhere on `path` (PATH). */
+/**
+ * Whether `tool` can be run: an absolute path as is, a name somewhere on `path` (PATH). For
+ * detecting the tools the tests need only: nothing found this way is ever run by the setup.
+ */
 export function pathLookup(path = process.env.PATH ?? '') {
   const dirs = path.split(delimiter).filter((d) => d !== '');
   return (tool) =>
@@ -71,7 +80,7 @@ export function missingLines(missing) {
 
 /**
  * What to do about `missing`: nothing, install (as root directly or through passwordless sudo,
- * on Debian/Ubuntu with apt-get), or stop with one line per missing tool and why it was not
+ * on Debian/Ubuntu with apt-get in a system folder), or stop with one line per missing tool and why it was not
  * installed.
  * @param {{ missing: typeof SYSTEM_NEEDS, osRelease: string | null, isRoot: boolean,
  *   sudo: boolean, aptGet: boolean, installAllowed: boolean }} facts
@@ -83,7 +92,7 @@ export function decide({ missing, osRelease, isRoot, sudo, aptGet, installAllowe
   let why = null;
   if (!installAllowed) why = 'not installing them (--check)';
   else if (!isDebianLike(osRelease)) why = 'install them with your system package manager';
-  else if (!aptGet) why = 'apt-get is not on PATH: install them yourself';
+  else if (!aptGet) why = `apt-get is not in ${SYSTEM_DIRS.join(', ')}: install them yourself`;
   else if (!isRoot && !sudo)
     why =
       'run `npm test` as root or with passwordless sudo to have it install them, or install them yourself';
@@ -113,4 +122,88 @@ export function readOsRelease(readFile, path = '/etc/os-release') {
   } catch {
     return null;
   }
+}
+
+/** The only folders the programs the setup runs are taken from, in this order. */
+export const SYSTEM_DIRS = Object.freeze(['/usr/sbin', '/usr/bin', '/sbin', '/bin']);
+
+/** The whole environment of every program the setup runs; nothing of the caller's. */
+export const TOOL_ENV = Object.freeze({
+  PATH: '/usr/sbin:/usr/bin:/sbin:/bin',
+  DEBIAN_FRONTEND: 'noninteractive',
+});
+
+function ownerModeProblem({ uid, mode }, subject) {
+  if (mode & 0o002) return `${subject} writable by everyone`;
+  if (mode & 0o020) return `${subject} writable by its group`;
+  if (uid !== 0) return `${subject} owned by uid ${uid}, not root`;
+  return null;
+}
+
+/**
+ * Why a program must not be run as root, from the stat facts of its real path and of the folder
+ * that holds it; null when it may: both owned by root (uid 0) and writable by neither group nor
+ * others, the program a regular file someone may execute.
+ * @param {{ uid: number, mode: number, isFile: boolean }} file
+ * @param {{ uid: number, mode: number }} folder
+ * @param {string} folderPath named in the reason
+ */
+export function toolProblem(file, folder, folderPath) {
+  if (!file.isFile) return 'it is not a regular file';
+  if ((file.mode & 0o111) === 0) return 'it is not executable';
+  return ownerModeProblem(file, 'it is') ?? ownerModeProblem(folder, `its folder ${folderPath} is`);
+}
+
+/**
+ * System program `name` from the first of `dirs` that has it (symlinks followed, the real path
+ * and its folder checked with toolProblem): `{ path, real }` to run, `{ refusal }` (one line
+ * naming the file and why) when that first one fails the checks, null when no folder has it.
+ * `dirs` is for the tests; the setup always uses SYSTEM_DIRS.
+ * @returns {{ path: string, real: string } | { refusal: string } | null}
+ */
+export function resolveSystemTool(name, dirs = SYSTEM_DIRS) {
+  for (const dir of dirs) {
+    const path = join(dir, name);
+    let real;
+    let file;
+    let folder;
+    try {
+      real = realpathSync(path);
+      file = statSync(real);
+      folder = statSync(dirname(real));
+    } catch {
+      continue;
+    }
+    const facts = (s) => ({ uid: s.uid, mode: s.mode, isFile: s.isFile() });
+    const problem = toolProblem(facts(file), facts(folder), dirname(real));
+    if (problem === null) return { path, real };
+    const shown = real === path ? path : `${path} (really ${real})`;
+    return { refusal: `setup-system: refusing to run ${shown}: ${problem}` };
+  }
+  return null;
+}
+
+/**
+ * How to run system program `tool` with `args`: by its checked absolute path, with exactly
+ * TOOL_ENV, through sudo (itself resolved the same way, the environment set again inside with
+ * `env -i`) when `sudo`. Throws an Error whose message is the line to print when a program is not
+ * in a system folder or is refused. `resolve` is for the tests.
+ * @returns {{ file: string, args: string[], env: Record<string, string> }}
+ */
+export function systemCommand(tool, args, { sudo = false, resolve = resolveSystemTool } = {}) {
+  const path = (name) => {
+    const found = resolve(name);
+    if (found === null)
+      throw new Error(`setup-system: ${name} is not in ${SYSTEM_DIRS.join(', ')}`);
+    if ('refusal' in found) throw new Error(found.refusal);
+    return found.real;
+  };
+  const env = { ...TOOL_ENV };
+  if (!sudo) return { file: path(tool), args: [...args], env };
+  const assignments = Object.entries(TOOL_ENV).map(([k, v]) => `${k}=${v}`);
+  return {
+    file: path('sudo'),
+    args: ['-n', path('env'), '-i', ...assignments, path(tool), ...args],
+    env,
+  };
 }

@@ -55,6 +55,37 @@ describe('the CLI never prints terminal escapes a server sent', () => {
     expect(r.stderr).not.toMatch(CONTROL);
   });
 
+  // Issue #33, finding 5: bidi controls and invisible format characters cannot reorder or hide
+  // what the CLI shows.
+  const SPOOF = 'evil\u202Egnp.exe \u2067x\u2069 hid\u200bden\ufeff';
+  const FORMAT = /[\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/;
+
+  it('mcprt status: a failed server’s stderr is shown without bidi or invisible characters', () => {
+    const home = makeHome(
+      `[mcp_servers.spoof]\ncommand = ${q(NODE)}\nargs = ${arr([ECHO_SERVER, '--stderr', SPOOF, '--exit-code', '3'])}\n`,
+    );
+    const r = mcprt(home, 'status');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('spoof: failed');
+    expect(r.stdout).toContain('evil?gnp.exe ?x? hid?den?');
+    expect(r.stdout).not.toMatch(FORMAT);
+  });
+
+  it('mcprt tools and mcprt call: tool names and results with U+202E are shown without it', () => {
+    const home = makeHome(
+      `[mcp_servers.echo]\ncommand = ${q(NODE)}\nargs = ${arr([ECHO_SERVER, '--name', 'e\u202Eman', '--tools', 'evil\u202Egnp.exe'])}\n`,
+    );
+    const tools = mcprt(home, 'tools');
+    expect(tools.status, tools.stderr).toBe(0);
+    expect(tools.stdout).toContain('evil?gnp.exe');
+    expect(tools.stdout).not.toMatch(FORMAT);
+    const call = mcprt(home, 'call', 'echo', 'echo', '--args', JSON.stringify({ message: SPOOF }));
+    expect(call.status, call.stderr).toBe(0);
+    expect(call.stdout).toContain('e?man: evil?gnp.exe ?x? hid?den?');
+    expect(call.stdout).not.toMatch(FORMAT);
+    expect(call.stderr).not.toMatch(FORMAT);
+  });
+
   it('the TUI fits server text with the same sanitiser', () => {
     const lines = [...wrap(HOSTILE, 200), truncate(HOSTILE, 200)];
     for (const line of lines) {

@@ -6,6 +6,9 @@
  * stored redacted — checked in what `list` returns and in the bytes of the database and the
  * journal (ADR 0017) — and
  * `redact_keys` adds to the defaults unless `redact_keys_replace = true`.
+ *
+ * Issue #33, F2: a result over `max_result_bytes` is redacted whole before it is cut, so a
+ * private key or a JWT that straddles the cut leaves no part of itself in the stored history.
  */
 
 import { randomBytes } from 'node:crypto';
@@ -147,6 +150,46 @@ describe('history redaction', () => {
       expect((entry!.result as { preview: string }).preview).toContain('API_TOKEN=[REDACTED]');
       runtime.history!.flush();
       expect(databaseBytes(home)).not.toContain(token);
+    } finally {
+      await runtime.close();
+    }
+  });
+
+  it('a secret across the max_result_bytes cut leaves no part of itself (issue #33, F2)', async () => {
+    const b64url = (n: number) => randomBytes(n).toString('base64url');
+    const keyBody = randomBytes(600)
+      .toString('base64')
+      .replace(/(.{64})/g, '$1\n');
+    const pem = `-----BEGIN PRIVATE KEY-----\n${keyBody}\n-----END PRIVATE KEY-----`;
+    const jwtParts = [b64url(40), b64url(32)];
+    const jwt = `eyJhbGciOiJIUzI1NiJ9.${jwtParts.join('.')}`;
+    const { runtime, home } = open('[history]\nmax_result_bytes = 256\n');
+    try {
+      const session = runtime.startSession({ threadId: 'cut' });
+      await session.ready();
+      // The stored preview is about the first 156 bytes of the result's JSON: at these offsets
+      // each secret starts before the cut and ends after it.
+      for (const pad of [40, 80, 110]) {
+        for (const secretText of [pem, jwt]) {
+          await session.callTool({
+            server: 'echo',
+            tool: 'echo',
+            arguments: { message: `${'p'.repeat(pad)} ${secretText} ${'z'.repeat(1000)}` },
+          });
+        }
+      }
+      const page = runtime.history!.list({ threadId: 'cut' });
+      expect(page.data).toHaveLength(6);
+      for (const entry of page.data) expect(entry.resultTruncated).toBe(true);
+      runtime.history!.flush();
+      const everything = JSON.stringify(page) + databaseBytes(home);
+      expect(everything).not.toContain('BEGIN PRIVATE KEY');
+      // No 8-character piece of the random parts of either secret, JSON-escaped or not.
+      const pieces = (text: string) =>
+        Array.from({ length: Math.max(0, text.length - 7) }, (_, i) => text.slice(i, i + 8));
+      for (const part of [...keyBody.split('\n'), ...jwtParts]) {
+        for (const piece of pieces(part)) expect(everything, piece).not.toContain(piece);
+      }
     } finally {
       await runtime.close();
     }

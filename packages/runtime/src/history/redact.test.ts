@@ -1,13 +1,15 @@
 /**
- * Unit tests of history redaction (issue #14, finding 4): secret-looking keys matched after
+ * Unit tests of history redaction (issue #14, finding 4; issue #33, F2 and F3): secret-looking keys matched after
  * normalising (case, `_`, `-`, camelCase) at any depth, without redacting look-alikes; secret
  * values found inside strings (`Bearer …`, `…_TOKEN=…`, URL query secrets, JSON text, known token
  * formats); `redact_keys` adding to the defaults, `redact_keys_replace` keeping only them.
+ * Issue #33: every documented secret format (table), random non-secret text unchanged (seeded
+ * property test), look-alikes kept, and a cut result never keeping part of a secret.
  */
 
 import { describe, expect, it } from 'vitest';
 
-import { REDACTED, redactArguments, redactText } from './redact.js';
+import { capResult, REDACTED, redactArguments, redactText } from './redact.js';
 
 const R = REDACTED;
 
@@ -90,7 +92,7 @@ describe('secret values inside strings', () => {
       `https://api.example.com/cb?state=s1&access_token=${R}&code=${R}&sig=${R}#x`,
     );
     expect(redactText('clone https://me:hunter2@git.example.com/r.git')).toBe(
-      `clone https://me:${R}@git.example.com/r.git`,
+      `clone https://${R}@git.example.com/r.git`,
     );
     expect(redactText('{"user":"u","apiKey":"k-1","n":{"password": "p\\"q"}}')).toBe(
       `{"user":"u","apiKey":"${R}","n":{"password": "${R}"}}`,
@@ -131,7 +133,7 @@ describe('secret values inside strings', () => {
       ['AIza' + 'd'.repeat(35), R],
       ['Bearer abc.def-123', `Bearer ${R}`],
       ['TOKEN=x', `TOKEN=${R}`],
-      ['https://u:pw@host', `https://u:${R}@host`],
+      ['https://u:pw@host', `https://${R}@host`],
       ['cookie: a=b', `cookie: ${R}`],
     ];
     for (const [text, expected] of cases) expect(redactText(text), text).toBe(expected);
@@ -155,5 +157,166 @@ describe('copy on write', () => {
     const out = redactArguments(input, []);
     expect(JSON.stringify(out)).toBe(`{"__proto__":{"x":1},"password":"${R}"}`);
     expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+  });
+});
+
+/** mulberry32 (as test/ssh/randomValues.ts): small, fast, deterministic. */
+function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('issue #33 F3: secret formats in text', () => {
+  const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
+  const pem = [
+    '-----BEGIN PRIVATE KEY-----',
+    'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7',
+    '-----END PRIVATE KEY-----',
+  ].join('\n');
+  const cases: [format: string, input: string, expected: string][] = [
+    ['JWT', `token ${jwt} end`, `token ${R} end`],
+    ['JWT without signature', 'x eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0. y', `x ${R} y`],
+    ['PEM block', `a\n${pem}\nb`, `a\n${R}\nb`],
+    ['PEM block, RSA', pem.replace(/PRIVATE/g, 'RSA PRIVATE'), R],
+    ['PEM block without END', 'key:\n-----BEGIN PRIVATE KEY-----\nMIIEvQIBADAN', `key:\n${R}`],
+    ['header Bearer, letters only', 'Authorization: Bearer abcdef', `Authorization: ${R}`],
+    ['header Bearer, one letter', 'Authorization: Bearer x', `Authorization: ${R}`],
+    ['header Basic', 'authorization: Basic dXNlcjpwYXNz', `authorization: ${R}`],
+    ['curl header', `curl -H 'Authorization: Bearer x' u`, `curl -H 'Authorization: ${R}`],
+    ['quoted header value', 'Authorization: "Bearer x"', `Authorization: "${R}"`],
+    ['Python dict header', `{'Authorization': 'Bearer x'}`, `{'Authorization': '${R}'}`],
+    [
+      'quoted header value without its closing quote',
+      'Authorization: "Bearer x',
+      `Authorization: "${R}"`,
+    ],
+    ['x-api-key quoted', 'x-api-key: "k1"', `x-api-key: "${R}"`],
+    ['JSON header', '{"Authorization": "Bearer x"}', `{"Authorization": "${R}"}`],
+    ['assigned header', 'authorization=Bearer abc next', `authorization=${R} next`],
+    ['free-text Bearer, short', 'sent Bearer ab1 to x', `sent Bearer ${R} to x`],
+    ['free-text Bearer, long letters', `Bearer ${'q'.repeat(24)}`, `Bearer ${R}`],
+    ['free-text Basic', 'use Basic dXNlcjpwYXNz', `use Basic ${R}`],
+    ['password=value', 'password=hunter2 next', `password=${R} next`],
+    ['db_password: value', 'db_password: hunter2', `db_password: ${R}`],
+    ['secret: value', 'the secret: s3 cr3t', `the secret: ${R} cr3t`],
+    ['GITHUB_TOKEN: value', 'GITHUB_TOKEN: abc', `GITHUB_TOKEN: ${R}`],
+    ['pwd: quoted', `pwd: 'a b'`, `pwd: '${R}'`],
+    ['password: quoted without its closing quote', 'password: "a b', `password: "${R}"`],
+    ['passwd YAML', 'user: bob\npasswd: "x y"\n', `user: bob\npasswd: "${R}"\n`],
+    ['api-key', 'api-key: k1', `api-key: ${R}`],
+    ['apikey', 'APIKEY: k1', `APIKEY: ${R}`],
+    ['api_key TOML', 'api_key = "k1"', `api_key = "${R}"`],
+    ['access_key', 'aws_access_key: k1', `aws_access_key: ${R}`],
+    ['private_key', 'private_key: k1', `private_key: ${R}`],
+    ['client_secret JSON', '{"client_secret": "k1"}', `{"client_secret": "${R}"}`],
+    ['auth', 'auth: k1', `auth: ${R}`],
+    ['X-Auth-Token header', 'X-Auth-Token: k1', `X-Auth-Token: ${R}`],
+    ['URL userinfo', 'see https://user:pass@host.test/p', `see https://${R}@host.test/p`],
+    ['GitHub ghp_', `ghp_${'a1'.repeat(18)}`, R],
+    ['GitHub gho_', `gho_${'a1'.repeat(18)}`, R],
+    ['GitHub ghu_', `ghu_${'a1'.repeat(18)}`, R],
+    ['GitHub ghs_', `ghs_${'a1'.repeat(18)}`, R],
+    ['GitHub ghr_', `ghr_${'a1'.repeat(18)}`, R],
+    ['GitHub github_pat_', `github_pat_${'A1_'.repeat(20)}`, R],
+    ['OpenAI sk-', `sk-${'Ab1'.repeat(16)}`, R],
+    ['OpenAI sk-proj-', `sk-proj-${'Ab1'.repeat(16)}`, R],
+    ['Anthropic sk-ant-', `sk-ant-api03-${'Ab1'.repeat(30)}`, R],
+    ['Slack xoxb-', 'xoxb-123456789012-abcdefABCDEF', R],
+    ['Slack xoxp-', 'xoxp-123456789012-abcdefABCDEF', R],
+    ['AWS AKIA', 'id AKIAIOSFODNN7EXAMPLE.', `id ${R}.`],
+    ['AWS ASIA', 'ASIAIOSFODNN7EXAMPLE', R],
+    ['GitLab glpat-', 'glpat-xxxxXXXXxxxx01234567', R],
+    ['Google AIza', `AIza${'Sy0_-'.repeat(7)}`, R],
+  ];
+  it.each(cases)('%s', (_format, input, expected) => {
+    expect(redactText(input)).toBe(expected);
+  });
+
+  const kept: [what: string, text: string][] = [
+    ['a count without = or :', 'the token count is 5'],
+    ['a count under a secret name', 'tokens: 1500, max_tokens: 4096'],
+    ['a flag under a secret name', 'auth: true'],
+    ['sk-learn, too short', 'install sk-learn and sk-image'],
+    ['bearer in prose', 'the bearer of news; use a bearer token. Bearer tokens'],
+    ['basic in prose', 'Basic usage, basic auth is basic'],
+    ['Basic with a word that is no credential', 'Basic Auth'],
+    ['short provider-like prefixes', 'ghp_abc gho_ xoxb-1 AKIA1234 AIza glpat-x eyJhbGci'],
+    ['Rust paths', 'Token::new(x) and Secret::from(y)'],
+    ['URL without user-info', 'https://host.test:8443/a?b=c'],
+    ['a key without a value', 'password:\n  - x'],
+    ['time of day', 'at 12:30:45'],
+    ['ordinary keys', 'name: bob, author: me, keyboard: us, monkey: 1'],
+    ['PEM public key', '-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----'],
+    ['Go short assignment', 'token := getToken()'],
+    ['comparison', 'if token == "x" {'],
+  ];
+  it.each(kept)('keeps %s', (_what, text) => {
+    expect(redactText(text)).toBe(text);
+  });
+
+  it('never leaves a marker doubled or half replaced', () => {
+    for (const text of [`Authorization: ${R}`, `a=${R} b`, `"token": "${R}"`, `token: ${R}`]) {
+      expect(redactText(text)).toBe(text);
+    }
+  });
+
+  it('property: random non-secret text passes through unchanged (2000 seeded cases)', () => {
+    const seed = Number(process.env.MCPRT_PROPERTY_SEED ?? 0x33f3);
+    const random = seededRandom(seed);
+    // Lowercase words that name no secret (no trigger word of any rule), digits, punctuation.
+    const words = (
+      'the a of and to in is it for on with as at by from this that be are was not or but ' +
+      'count list user name file path value data result page time date error note config host ' +
+      'port server client tool call text type item node line word json yaml table row column ' +
+      'ok done fail open close read write send get set new old max min size hello world http'
+    ).split(' ');
+    const punctuation = [...'.,;:!?()[]{}-_=+*/\\"\'#%&<>|~^$`'];
+    const separators = [' ', ' ', ' ', '\n', '', '\t', '  '];
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+    for (let n = 0; n < 2000; n++) {
+      let text = '';
+      const length = 1 + Math.floor(random() * 40);
+      for (let i = 0; i < length; i++) {
+        const r = random();
+        const piece =
+          r < 0.55
+            ? pick(words)
+            : r < 0.7
+              ? String(Math.floor(random() * 100000))
+              : pick(punctuation);
+        text += piece + pick(separators);
+      }
+      expect(redactText(text), `seed ${seed}, case ${n}: ${JSON.stringify(text)}`).toBe(text);
+    }
+  });
+});
+
+describe('issue #33 F2: a capped result keeps no part of a secret', () => {
+  const body = 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7'.repeat(20);
+  const pem = `-----BEGIN PRIVATE KEY-----\n${body}\n-----END PRIVATE KEY-----`;
+  const result = {
+    content: [{ type: 'text', text: `${'x'.repeat(60)}\n${pem}\n${'y'.repeat(2000)}` }],
+  };
+
+  it('redacting the whole result before the cut leaves nothing of a key across it', () => {
+    const stored = capResult(redactArguments(result, []), 256);
+    expect(stored.truncated).toBe(true);
+    expect(stored.json).not.toContain('BEGIN');
+    expect(stored.json).not.toContain('MIIE');
+  });
+
+  it('a key block whose END line was cut off is redacted to the end of the text', () => {
+    const { preview } = JSON.parse(capResult(result, 256).json!) as { preview: string };
+    expect(preview).toContain('-----BEGIN PRIVATE KEY-----\\nMIIE'); // what the cut alone leaves
+    const redacted = redactText(preview);
+    expect(redacted).not.toContain('BEGIN');
+    expect(redacted).not.toContain('MIIE');
+    expect(redacted.endsWith(R)).toBe(true);
   });
 });

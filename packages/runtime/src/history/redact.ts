@@ -7,11 +7,15 @@
  * it names a token, secret, password, auth value, cookie, credential, session or key — matched so
  * that look-alikes are not (`keyboard`, `monkey`, `author`, `compass`, `passenger` are kept). Its
  * value is replaced unless it is a number, boolean or null (counts and flags such as
- * `max_tokens`). Strings everywhere are scanned for secret values: `NAME=value` and
- * `"name": "value"` with a secret name (environment assignments, URL query parameters, JSON
- * text), `Authorization:`/`Cookie:` header lines, `Bearer …`, URL user-info passwords, private-key
- * blocks and well-known token formats. `redact_keys` adds key names (matched the same way); with
- * `redact_keys_replace = true` they are the only secret keys.
+ * `max_tokens`). Strings everywhere are scanned for secret values: `NAME=value`,
+ * `"name": "value"`, `name: value`, `'name': 'value'` and `name = "value"` with a secret name
+ * (environment assignments, URL query parameters, JSON, YAML, Python and TOML text; an unquoted
+ * number or `true`/`false`/`null` after `name:` is kept, as a count or a flag),
+ * `Authorization:`/`Cookie:` header lines and quoted or assigned authorization values of any
+ * length, `Bearer …` and `Basic <base64 user:password>` in free text, URL user-info, private-key
+ * blocks (one whose END line is missing, to the end of the text) and well-known token formats
+ * (GitHub, Slack, OpenAI/Anthropic, AWS, GitLab, Google, JWTs; issue #33). `redact_keys` adds key
+ * names (matched the same way); with `redact_keys_replace = true` they are the only secret keys.
  */
 
 export const REDACTED = '[REDACTED]';
@@ -42,32 +46,64 @@ function isDefaultSecretKey(key: string): boolean {
 /** Query parameters that are secret in a URL only (OAuth codes, signed-URL signatures). */
 const URL_ONLY = new Set(['code', 'sig', 'signature']);
 
+/** `Basic <base64>`: only when the base64 decodes to printable `user:password` text. */
+function basicCredentials(value: string): boolean {
+  if (value.length < 4 || value.length % 4 === 1) return false;
+  const decoded = Buffer.from(value, 'base64').toString('latin1');
+  return /^[\x20-\x7e]+:[\x20-\x7e]*$/.test(decoded);
+}
+
 const PATTERNS: readonly [RegExp, string | ((...groups: string[]) => string)][] = [
-  [/-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----/g, REDACTED],
-  // GitHub, Slack, OpenAI/Anthropic, AWS access key ids, Google API keys, JWTs.
+  // A private-key block; one whose END line is missing (cut off) is redacted to the end.
   [
-    /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}|xox[abposr]-[A-Za-z0-9-]{10,}|sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}|eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,})/g,
+    /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----|[\s\S]*)/g,
     REDACTED,
   ],
-  // https://user:password@host
-  [/\b([a-z][a-z0-9+.-]*:\/\/[^\s/:@]+):[^\s/@]+@/gi, (_m, head) => `${head}:${REDACTED}@`],
+  // GitHub, Slack, OpenAI/Anthropic, AWS access key ids, GitLab, Google API keys, JWTs.
   [
-    /\b(authorization|proxy-authorization|cookie|set-cookie|x-api-key)([ \t]*:[ \t]*)(?!")[^\r\n]+/gi,
+    /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}|xox[abposr]-[A-Za-z0-9-]{10,}|sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}|(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Za-z])|glpat-[A-Za-z0-9_-]{20,}|AIza[0-9A-Za-z_-]{35}|eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*)/g,
+    REDACTED,
+  ],
+  // https://user:password@host: the whole user-info.
+  [/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/:@]+:[^\s/@]+@/gi, (_m, head) => `${head}${REDACTED}@`],
+  // An authorization value quoted or assigned (`Authorization: "Bearer x"`,
+  // `'Authorization': 'Basic …'`, `authorization=Bearer x`), of any length; a quoted value
+  // without its closing quote, to the end of the line.
+  [
+    /\b((?:proxy-)?authorization)(["']?[ \t]*)(?:(:[ \t]*)(["'])(?:(?!\4)[^\\\r\n]|\\.)*\4?|(=[ \t]*)(?:(["'])(?:(?!\6)[^\\\r\n]|\\.)*\6?|(?:bearer|basic|token|digest|negotiate)[ \t]+[^\s&;,"'<>]+|[^\s&;,"'<>]+))/gi,
+    (_m, name, q, colon, quote, equals, quote2) =>
+      colon !== undefined
+        ? `${name}${q}${colon}${quote}${REDACTED}${quote}`
+        : `${name}${q}${equals}${quote2 ?? ''}${REDACTED}${quote2 ?? ''}`,
+  ],
+  // Header lines: the rest of the line (`Authorization: Bearer x`, `Cookie: …`).
+  [
+    /\b(authorization|proxy-authorization|cookie|set-cookie|x-api-key)([ \t]*:[ \t]*)(?!["'\s])[^\r\n]+/gi,
     (_m, name, sep) => `${name}${sep}${REDACTED}`,
   ],
+  // `Bearer x` in free text: a value with a digit, `_~+/-=` or an inner `.`, or 20+ letters
+  // (not `the bearer of news`, `a bearer token.`).
   [
-    /\b(bearer)(\s+)(?=[A-Za-z0-9._~+/-]*[0-9._~+/-])[A-Za-z0-9._~+/-]{8,}=*/gi,
+    /\b(bearer)([ \t]+)(?=[A-Za-z0-9._~+/-]*[0-9_~+/=-]|[A-Za-z0-9._~+/-]*\.[A-Za-z0-9]|[A-Za-z]{20})[A-Za-z0-9._~+/-]*[A-Za-z0-9_~+/-]=*/gi,
     (_m, word, space) => `${word}${space}${REDACTED}`,
+  ],
+  // `Basic dXNlcjpwYXNz` in free text: only a real base64 `user:password`.
+  [
+    /\b(basic)([ \t]+)([A-Za-z0-9+/]{4,}={0,2})(?![A-Za-z0-9+/=])/gi,
+    (m, word, space, value) => (basicCredentials(value) ? `${word}${space}${REDACTED}` : m),
   ],
 ];
 
 /**
  * Whether `text` can hold a secret value at all: every pattern below needs one of these — `=`
- * (NAME=value), `"` (JSON text), `://` (URL user-info), a header name, `bearer` or a token's or
- * key block's fixed prefix. Most strings have none, and skip the seven scans.
+ * (NAME=value), `:` (name: value, headers, URL user-info), a quote, `bearer`/`basic` or a token's
+ * or key block's fixed prefix. Strings with none skip the scans.
  */
 const MAYBE_SECRET =
-  /[="]|:\/\/|authorization|cookie|x-api-key|bearer|-----BEGIN|gh[pousr]_|github_pat_|xox[abposr]-|sk-|AKIA|AIza|eyJ/i;
+  /[="':]|bearer|basic|-----BEGIN|gh[pousr]_|github_pat_|xox[abposr]-|sk-|AKIA|ASIA|glpat-|AIza|eyJ/i;
+
+/** An unquoted value kept under a secret name in `name: value` text: a count, a flag. */
+const SCALAR_TEXT = /^(?:[-+]?\d+(?:\.\d+)?|true|false|null|none)$/i;
 
 const KEY_CACHE_SIZE = 4096;
 
@@ -155,12 +191,33 @@ export class Redactor {
     );
     // NAME=value (environment assignments, command-line options, URL query parameters)
     out = out.replace(
-      /(^|[^A-Za-z0-9_.-])([A-Za-z_][A-Za-z0-9_.-]{0,100})=("[^"]*"|'[^']*'|[^\s&;,"'<>#)}\]]+)/g,
+      /(^|[^A-Za-z0-9_.-])([A-Za-z_][A-Za-z0-9_.-]{0,100})=(?!\[REDACTED\])("[^"]*"|'[^']*'|[^\s&;,"'<>#)}\]]+)/g,
       (match, before: string, name: string) =>
         this.isSecretKey(name) ||
         ((before === '?' || before === '&') && URL_ONLY.has(name.toLowerCase()))
           ? `${before}${name}=${REDACTED}`
           : match,
+    );
+    // name: value, 'name': 'value', name = "value" (YAML, logs, Python and TOML text, headers);
+    // a quoted value without its closing quote, to the end of the line.
+    out = out.replace(
+      /(^|[^A-Za-z0-9_.-])(["']?)([A-Za-z_][A-Za-z0-9_.-]{0,100})\2(?:([ \t]*(?<!:):(?![:/=])[ \t]*)(?!\[REDACTED\])("(?:[^"\\\n]|\\.)*"?|'(?:[^'\\\n]|\\.)*'?|[^\s"'`<>,;)}\]]+)|([ \t]*=[ \t]*)("(?:[^"\\\n]|\\.)*"?|'(?:[^'\\\n]|\\.)*'?))/g,
+      (
+        match,
+        before: string,
+        quote: string,
+        name: string,
+        colon: string | undefined,
+        value1: string | undefined,
+        equals: string | undefined,
+        value2: string | undefined,
+      ) => {
+        const value = (colon !== undefined ? value1 : value2) ?? '';
+        if (!this.isSecretKey(name) || SCALAR_TEXT.test(value)) return match;
+        const q = value.startsWith('"') || value.startsWith("'") ? value[0]! : '';
+        if (value === `${q}${REDACTED}${q}`) return match;
+        return `${before}${quote}${name}${quote}${colon ?? equals}${q}${REDACTED}${q}`;
+      },
     );
     return out;
   }
@@ -218,6 +275,7 @@ const WARM_UP_SAMPLE = {
   apiKey: 'k',
   sortKey: 1,
   note: 'a=b "token": "t" https://u:p@h Authorization: x Bearer abcdef12.3 -----BEGIN ghp_ sk- AKIA AIza eyJ',
+  more: 'pwd: \'x\' key = "k" authorization=y Basic dXNlcjpwYXNz glpat- ASIA',
 };
 
 /**

@@ -361,21 +361,20 @@ export class SqliteHistoryStore implements HistorySink {
   }
 
   /**
-   * The result as stored: redacted, then capped. A result over the cap is never redacted whole
-   * (it may be huge): its stored preview is scanned as text instead.
+   * The result as stored: redacted whole, then capped (issue #33, F2). Redacting only the cut
+   * preview would store the part of a secret before the cut in clear (a key block whose END line
+   * is past the cut, half a token): the patterns no longer match it. The preview is scanned once
+   * more as text, so that a cut can never leave a secret-looking remnant.
    */
   private storedResult(result: unknown): { json: string | null; truncated: boolean } {
     const max = this.options.maxResultBytes;
-    const capped = capResult(result, max);
-    if (!capped.truncated) {
-      const redacted = this.redactor.value(result);
-      return redacted === result ? capped : capResult(redacted, max); // nothing secret: as is
-    }
+    const capped = capResult(this.redactor.value(result), max);
+    if (!capped.truncated) return capped;
     const marker = JSON.parse(capped.json!) as { preview: string };
-    return {
-      json: JSON.stringify({ ...marker, preview: this.redactor.text(marker.preview) }),
-      truncated: true,
-    };
+    const preview = this.redactor.text(marker.preview);
+    return preview === marker.preview
+      ? capped
+      : { json: JSON.stringify({ ...marker, preview }), truncated: true };
   }
 }
 

@@ -16,7 +16,11 @@ export function displayWidth(text: string): number {
   return stringWidth(text);
 }
 
-/** Escape sequences are dropped, other control characters shown as `?` (the SDK's rules). */
+/**
+ * Escape sequences are dropped, other control characters — and bidi controls and invisible format
+ * characters, so server text cannot reorder or disguise what the screen shows — are shown as `?`
+ * (the SDK's rules).
+ */
 function sanitize(text: string): string {
   return sanitizeTerminalText(text, { tab: '  ' });
 }
