@@ -18,6 +18,15 @@ export interface AuthorizationResponse {
 }
 
 const SUCCESS_PAGE = 'Authentication complete. You may close this window.';
+/**
+ * Every page is plain text, never sniffed into HTML (the provider's error text is shown), and ends
+ * its connection: no kept-alive socket reaches the handler after the listener has closed.
+ */
+const PLAIN = {
+  'content-type': 'text/plain; charset=utf-8',
+  'x-content-type-options': 'nosniff',
+  connection: 'close',
+};
 
 /** The host the listener binds: loopback unless the configured callback URL names another host. */
 function bindHost(callbackUrl: URL | null): string {
@@ -55,13 +64,11 @@ export class CallbackListener {
     const server = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       if (url.pathname !== this.path) {
-        res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+        res.writeHead(404, PLAIN).end('Not found');
         return;
       }
       const outcome = this.accept(url.searchParams);
-      res
-        .writeHead(outcome.status, { 'content-type': 'text/plain; charset=utf-8' })
-        .end(outcome.text);
+      res.writeHead(outcome.status, PLAIN).end(outcome.text);
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', (error: NodeJS.ErrnoException) =>

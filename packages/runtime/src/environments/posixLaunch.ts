@@ -49,12 +49,18 @@ export function remoteLaunch(spec: StdioLaunchSpec): RemoteLaunch {
     else viaEnv.push(oneLineQuote(`${name}=${value}`));
   }
   const argv = [spec.command, ...spec.args].map(shQuote);
+  // A command named like an option (`-x`) would be read as one by bash's `exec`, and dash's
+  // `exec` takes no `--`: run it through `env --`. After `NAME=value` arguments, env already
+  // takes the next argument as the command. (env reads any argument with `=` as an assignment,
+  // so a command whose name holds `=` cannot go through env: such a name is left to `exec`.)
+  const asCommand =
+    spec.command.startsWith('-') && !spec.command.includes('=') ? ['env', '--'] : [];
   if (exports.length === 0 && viaEnv.length === 0) {
-    lines.push(['exec', ...argv].join(' '));
+    lines.push(['exec', ...asCommand, ...argv].join(' '));
     return { command: lines.join('\n'), stdinPreamble: null };
   }
   lines.push('IFS= read -r __mcprt_env || exit 126', 'eval "$__mcprt_env"');
-  lines.push(['exec', ...(viaEnv.length > 0 ? ['env', '"$@"'] : []), ...argv].join(' '));
+  lines.push(['exec', ...(viaEnv.length > 0 ? ['env', '"$@"'] : asCommand), ...argv].join(' '));
   const preamble = [
     `__mcprt_nl=$(printf '\\n_'); __mcprt_nl=\${__mcprt_nl%_}`,
     ...exports,

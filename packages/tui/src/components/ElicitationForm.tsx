@@ -16,7 +16,7 @@ import type { FormState } from '../model/form.js';
 import { backspace, choose, createForm, moveFocus, submit, typeText } from '../model/form.js';
 import { line } from '../model/lines.js';
 import { hasEmbeddedKeys, splitTyped } from '../model/typed.js';
-import { truncate, wrap } from '../text/fit.js';
+import { clampLines, truncate, wrap } from '../text/fit.js';
 import { Lines } from './Lines.js';
 
 export interface ElicitationFormProps {
@@ -77,14 +77,21 @@ export function ElicitationForm({
     else if (input !== '' && !key.ctrl && !key.meta) setForm(typeText(state, input));
   });
   if ('error' in form) {
+    // In at most `maxRows` lines: the title and the keys, the rest shared by the message and why.
+    const rows = maxRows ?? Number.POSITIVE_INFINITY;
+    const problem = wrap(`This form cannot be shown: ${form.error}.`, width, '  ', '  ');
+    const why = clampLines(problem, Math.max(1, Math.min(problem.length, rows - 3)), width);
+    const text = clampLines(
+      wrap(message, width, '  ', '  '),
+      Math.max(1, rows - 2 - why.length),
+      width,
+    );
     return (
       <Lines
         lines={[
           line(truncate(`${scope} asks for input`, width), 'bold'),
-          ...wrap(message, width, '  ', '  ').map((t) => line(t)),
-          ...wrap(`This form cannot be shown: ${form.error}.`, width, '  ', '  ').map((t) =>
-            line(t, 'error'),
-          ),
+          ...text.map((t) => line(t)),
+          ...why.map((t) => line(t, 'error')),
           line(truncate('n decline · Esc cancel', width), 'dim'),
         ]}
       />

@@ -73,8 +73,16 @@ export function fitForm(
   width: number,
 ): Line[] {
   const total = header.length + blocks.reduce((n, b) => n + height(b), 0) + footer.length;
-  if (total <= maxRows || blocks.length === 0)
-    return [...header, ...blocks.flatMap(allLines), ...footer];
+  if (total <= maxRows) return [...header, ...blocks.flatMap(allLines), ...footer];
+  if (blocks.length === 0) {
+    // No fields: the message may take every row the title and the keys leave.
+    const message = clampLines(
+      header.slice(1).map((l) => l.text),
+      Math.max(1, maxRows - 1 - footer.length),
+      width,
+    ).map((t) => line(t));
+    return [...header.slice(0, 1), ...message, ...footer];
+  }
   const top =
     header.length > 3
       ? [
