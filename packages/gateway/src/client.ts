@@ -13,7 +13,8 @@ import type { CallerIdentity, RegistrationScope, Session } from '@mcprt/runtime'
 import type { Caller } from './caller.js';
 import type { Catalog } from './catalog.js';
 import type { HandoverTable } from './handover.js';
-import type { OperationClient, OperationTable } from './operations.js';
+import type { OperationTable } from './operationTable.js';
+import type { OperationClient } from './operations.js';
 import type { GatewayCore } from './serverFactory.js';
 
 /** What every client shares: the gateway. */

@@ -7,17 +7,15 @@
  * the session, not the runtime.
  */
 
-import { UnknownEnvironmentError, scopeLabel } from '@mcprt/runtime';
+import { scopeLabel } from '@mcprt/runtime';
 import type {
   ElicitationRequest,
   ElicitationResponse,
   RegistrationScope,
   Runtime,
-  SessionEnvironment,
   ServePolicyConfig,
   Session,
   StartupStatusEvent,
-  ToolView,
 } from '@mcprt/runtime';
 import type { Server } from '@modelcontextprotocol/server';
 
@@ -26,11 +24,12 @@ import { LOCAL_CALLER } from './caller.js';
 import { Catalog } from './catalog.js';
 import { ClientCore } from './client.js';
 import type { SharedCore } from './client.js';
+import { instructionsFor, selectEnvironments } from './gatewaySetup.js';
 import { grantFor } from './policy.js';
 import { HandoverTable } from './handover.js';
 import { LoginWatch } from './loginWatch.js';
 import { ChangeNotifier, logTo } from './notifier.js';
-import { OperationTable } from './operations.js';
+import { OperationTable } from './operationTable.js';
 import { createGatewayServer } from './serverFactory.js';
 import { defaultLoginCommand, startupMessage, statusDocument } from './status.js';
 import type { LogLevel, LoginCommand } from './status.js';
@@ -363,47 +362,4 @@ export class Gateway implements SharedCore {
       return line === null ? [] : [{ ...line, scope: status.scope }];
     });
   }
-}
-
-/** The session's environments: the given ids in order (`local` is implicit), each with its cwd. */
-function selectEnvironments(
-  runtime: Runtime,
-  ids: readonly string[] | undefined,
-  cwd: string,
-): SessionEnvironment[] | undefined {
-  if (ids === undefined || ids.length === 0) return undefined;
-  const registry = runtime.environments;
-  const selected: SessionEnvironment[] = [];
-  for (const id of ids) {
-    if (!registry.has(id)) throw new UnknownEnvironmentError(id);
-    if (id === 'local' || selected.some((e) => e.environmentId === id)) continue;
-    selected.push({ environmentId: id, cwd: registry.get(id)?.defaultCwd ?? cwd });
-  }
-  return selected;
-}
-
-function instructionsFor(
-  environments: readonly string[],
-  viewName: string | null,
-  view: ToolView,
-): string {
-  const where =
-    environments.length === 0
-      ? 'this machine'
-      : `this machine and the environments ${environments.map((e) => `\`${e}\``).join(', ')}`;
-  const search = view.selection.config?.toolSearch ?? 'off';
-  return [
-    viewName === null
-      ? `mcprt gateway: the tools, resources and prompts of every MCP server mcprt runs on ${where}.`
-      : `mcprt gateway: the tools, resources and prompts of view \`${viewName}\` of the MCP servers mcprt runs on ${where}.`,
-    view.prefixMode === 'conditional'
-      ? 'Each tool title and description names its `server@environment`.'
-      : 'Tool names are `<environment>__<server>__<tool>` (`<server>__<tool>` for servers of this machine); each title and description names its `server@environment`.',
-    ...(search === 'off'
-      ? []
-      : [
-          "When the listed tools do not cover a task, call `search_tools` with what you want to do (and where), `get_tool_details` for a tool's arguments, then `call_tool` with its exact name.",
-        ]),
-    `The resource mcprt://gateway/status lists every server, its state and how to fix a failing one.`,
-  ].join(' ');
 }

@@ -13,7 +13,7 @@ import type {
 } from '@mcprt/runtime';
 import { describe, expect, it } from 'vitest';
 
-import { OperationTable } from './operations.js';
+import { OperationTable } from './operationTable.js';
 import type { ElicitationModes, OperationClient, Operation } from './operations.js';
 
 const A: RegistrationScope = { environmentId: 'a', name: 'shared' };

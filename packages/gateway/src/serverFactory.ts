@@ -35,7 +35,8 @@ import type { Catalog } from './catalog.js';
 import type { ClientCore } from './client.js';
 import { answersFrom, clientModes, inputRequestsFor } from './elicitation.js';
 import type { HandoverTable } from './handover.js';
-import type { OperationTable, ProgressUpdate } from './operations.js';
+import type { OperationTable } from './operationTable.js';
+import type { ProgressUpdate } from './operations.js';
 import { STATUS_RESOURCE_URI, unwrapResourceUri, wrapResourceUri } from './resourceUri.js';
 import { answerMetaQuery, callToolTarget } from './metaTools.js';
 import {
