@@ -83,6 +83,18 @@ export interface ServeConfig {
    * still starting (each is waited for up to its own `startup_timeout_sec`), in seconds.
    */
   readonly startupWaitSec: number;
+  /**
+   * `metrics_public`: `/readyz` and `/metrics` answer without the MCP credential (false: they
+   * need the same token as `/mcp`). `/healthz` is always public.
+   */
+  readonly metricsPublic: boolean;
+  /**
+   * `replicas`: the `http(s)://HOST:PORT` origin of every replica of this gateway, this one
+   * included (docs/deploy.md). A replica finds itself by its own listening origin; an
+   * input-required retry for an operation another replica holds is passed to that replica.
+   * Empty: a single gateway.
+   */
+  readonly replicas: readonly string[];
 }
 
 /**
@@ -100,4 +112,6 @@ export const DEFAULT_SERVE_CONFIG: ServeConfig = {
   auth: DEFAULT_SERVE_AUTH,
   policies: [],
   startupWaitSec: DEFAULT_SERVE_STARTUP_WAIT_SEC,
+  metricsPublic: false,
+  replicas: [],
 };

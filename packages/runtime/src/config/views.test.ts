@@ -66,6 +66,8 @@ describe('[views.NAME]', () => {
       auth: DEFAULT_SERVE_AUTH,
       policies: [],
       startupWaitSec: DEFAULT_SERVE_STARTUP_WAIT_SEC,
+      metricsPublic: false,
+      replicas: [],
     });
   });
 
@@ -416,6 +418,8 @@ describe('[serve]', () => {
       auth: DEFAULT_SERVE_AUTH,
       policies: [],
       startupWaitSec: DEFAULT_SERVE_STARTUP_WAIT_SEC,
+      metricsPublic: false,
+      replicas: [],
     });
   });
 
@@ -427,6 +431,8 @@ describe('[serve]', () => {
       auth: DEFAULT_SERVE_AUTH,
       policies: [],
       startupWaitSec: DEFAULT_SERVE_STARTUP_WAIT_SEC,
+      metricsPublic: false,
+      replicas: [],
     });
   });
 
@@ -439,6 +445,8 @@ describe('[serve]', () => {
       auth: DEFAULT_SERVE_AUTH,
       policies: [],
       startupWaitSec: DEFAULT_SERVE_STARTUP_WAIT_SEC,
+      metricsPublic: false,
+      replicas: [],
     });
     expect(config.warnings).toEqual([]);
     expect(strictMessages(lines)).toEqual([
@@ -468,6 +476,8 @@ describe('[serve]', () => {
       auth: DEFAULT_SERVE_AUTH,
       policies: [],
       startupWaitSec: DEFAULT_SERVE_STARTUP_WAIT_SEC,
+      metricsPublic: false,
+      replicas: [],
     });
     expect(config.warnings.map((w) => w.message)).toEqual([
       `${F}:4:1: serve.listen: unknown key \`listen\``,
@@ -493,6 +503,36 @@ describe('[serve]', () => {
     ]);
   });
 
+  it('reads metrics_public (a boolean, default false)', () => {
+    const serve = (lines: string[]) => load(['[serve]', ...lines], { strict: true }).serve;
+    expect(serve([]).metricsPublic).toBe(false);
+    expect(serve(['metrics_public = true']).metricsPublic).toBe(true);
+    expect(strictMessages(['[serve]', 'metrics_public = "yes"'])).toEqual([
+      `${F}:2:1: serve.metrics_public: expected a boolean, found string`,
+    ]);
+  });
+
+  it('reads replicas as origins; a path, credentials, a query or a repeat is named', () => {
+    const lines = ['[serve]', 'replicas = ["http://127.0.0.1:7001", "http://127.0.0.1:7002/mcp"]'];
+    expect(load(lines, { strict: true }).serve.replicas).toEqual([
+      'http://127.0.0.1:7001',
+      'http://127.0.0.1:7002',
+    ]);
+    const bad = [
+      '[serve]',
+      'replicas = ["http://127.0.0.1:7001", "http://u:p@h:1", "ftp://h:1", "http://h:1/x", "http://127.0.0.1:7001/"]',
+    ];
+    expect(load(bad).serve.replicas).toEqual(['http://127.0.0.1:7001']);
+    const messages = strictMessages(bad);
+    expect(messages).toHaveLength(4);
+    expect(messages[0]).toContain(
+      'serve.replicas: `http://u:p@h:1` is not an http(s)://HOST:PORT origin',
+    );
+    expect(messages[1]).toContain('`ftp://h:1` is not an http(s)://HOST:PORT origin');
+    expect(messages[2]).toContain('`http://h:1/x` is not');
+    expect(messages[3]).toContain('`http://127.0.0.1:7001/` is listed twice');
+  });
+
   it('a [serve] that is not a table is a warning', () => {
     const config = load(['serve = "ro"']);
     expect(config.serve).toEqual({
@@ -501,6 +541,8 @@ describe('[serve]', () => {
       auth: DEFAULT_SERVE_AUTH,
       policies: [],
       startupWaitSec: DEFAULT_SERVE_STARTUP_WAIT_SEC,
+      metricsPublic: false,
+      replicas: [],
     });
     expect(config.warnings.map((w) => w.message)).toEqual([
       `${F}:1:1: serve: expected a table, found string`,

@@ -56,7 +56,15 @@ const VIEW_KEYS = new Set([
   'tools',
 ]);
 const OVERRIDE_KEYS = new Set(['name', 'title', 'description', 'annotations']);
-const SERVE_KEYS = new Set(['view', 'tool_prefix', 'auth', 'policies', 'startup_wait_sec']);
+const SERVE_KEYS = new Set([
+  'view',
+  'tool_prefix',
+  'auth',
+  'policies',
+  'startup_wait_sec',
+  'metrics_public',
+  'replicas',
+]);
 
 /** MCP's tool annotations and their types; others are passed on (with an unknown-key warning). */
 const ANNOTATION_TYPES: Readonly<Record<string, 'string' | 'boolean'>> = {
@@ -261,5 +269,39 @@ export function readServe(ctx: Context, root: Fields, views: ViewsResult): Serve
     startupWaitSec:
       f.integerInRange('startup_wait_sec', 0, MAX_SERVE_STARTUP_WAIT_SEC, 'startup_wait_sec') ??
       DEFAULT_SERVE_STARTUP_WAIT_SEC,
+    metricsPublic: f.boolean('metrics_public', false),
+    replicas: readReplicas(f, error),
   };
+}
+
+/** `replicas`: each an `http(s)://HOST:PORT` origin (no path, no credentials), no repeats. */
+function readReplicas(f: Fields, error: Report): string[] {
+  const given = f.stringArray('replicas') ?? [];
+  const origins: string[] = [];
+  given.forEach((text) => {
+    let url: URL | null = null;
+    try {
+      url = new URL(text);
+    } catch {
+      url = null;
+    }
+    const plain =
+      url !== null &&
+      (url.protocol === 'http:' || url.protocol === 'https:') &&
+      url.username === '' &&
+      url.password === '' &&
+      (url.pathname === '/' || url.pathname === '/mcp') &&
+      url.search === '' &&
+      url.hash === '';
+    if (url === null || !plain) {
+      error(f.at('replicas'), `\`${text}\` is not an http(s)://HOST:PORT origin`);
+      return;
+    }
+    if (origins.includes(url.origin)) {
+      error(f.at('replicas'), `\`${text}\` is listed twice`);
+      return;
+    }
+    origins.push(url.origin);
+  });
+  return origins;
 }
