@@ -2,13 +2,15 @@
  * Finding 6 of issue #33 (part a): the loopback listener that `mcprt mcp login` opens for the
  * OAuth redirect, attacked over real sockets during real logins (a real authorization server,
  * oidc-provider; the runtime in this process, and one built CLI process). The listener binds
- * 127.0.0.1 only; a redirect without this login's `state` is refused and its code never redeemed;
- * it closes after the one callback it accepts, on the provider's error and on its timeout; other
- * paths get 404 and the login goes on; the pages it answers are plain text that never serves a
+ * 127.0.0.1 only (::1 only when the callback URL names `[::1]`); a redirect without this login's
+ * `state` is refused and its code never redeemed; it closes after the one callback it accepts, on
+ * the provider's error and on its timeout; other paths get 404 and the login goes on; the pages it answers are plain text that never serves a
  * forged query's markup.
  */
 
+import { createServer } from 'node:http';
 import { connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 
 import { Runtime } from '@mcprt/runtime';
@@ -101,6 +103,33 @@ describe('OAuth callback listener under attack', () => {
     } finally {
       pending.cancel();
       await pending.completed.catch(() => undefined);
+    }
+  });
+
+  it('binds ::1 only when the callback URL names [::1], and completes the login there', async () => {
+    // This machine must have an IPv6 loopback for the test to mean anything: check it first.
+    const probe = createServer();
+    await new Promise<void>((resolve, reject) => {
+      probe.once('error', reject);
+      probe.listen(0, '::1', resolve);
+    });
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const v6home = makeHome(
+      `mcp_oauth_credentials_store = "file"\nmcp_oauth_callback_url = "http://[::1]:${port}/v6cb"\n` +
+        `[mcp_servers.docs]\nurl = ${q(rs.url)}\nstartup_timeout_sec = 10\n`,
+    );
+    const v6 = Runtime.load({ home: v6home });
+    try {
+      const pending = await v6.oauthLogin({ server: 'docs' });
+      expect(pending.redirectUri).toBe(`http://[::1]:${port}/v6cb`);
+      expect(await tryConnect('::1', port)).toBe('connected');
+      expect(await tryConnect('127.0.0.1', port)).toBe('ECONNREFUSED');
+      await authorize(pending.authorizationUrl, pending.redirectUri, { deliver: true });
+      await pending.completed;
+      expect(await tryConnect('::1', port)).toBe('ECONNREFUSED');
+    } finally {
+      await v6.close();
     }
   });
 

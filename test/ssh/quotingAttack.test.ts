@@ -211,6 +211,34 @@ describe('ssh quoting against injection', () => {
       expect(got.argv).toEqual(args);
     }
   });
+  it('runs a command whose path holds = as that program, also beside non-identifier names', async () => {
+    // `env NAME=value … a=b/prog` would take the path for one more assignment. (node itself, so
+    // no shell in between drops the names that are not identifiers.)
+    const dir = join(tempDir('mcprt-attack-eq-'), 'a=b');
+    mkdirSync(dir);
+    const command = join(dir, 'node=1');
+    symlinkSync(NODE, command);
+    const args = attacks('eq-arg');
+    for (const env of [{}, { MCPRT_PLAIN: 'p' }, { 'odd-name': 'x', MCPRT_PLAIN: 'p' }]) {
+      const got = await printed({ command, args: [PRINT_ARGV_ENV, ...args], env, cwd: null });
+      expect(got.argv, JSON.stringify(env)).toEqual(args);
+      for (const [name, value] of Object.entries(env)) expect(got.env[name], name).toBe(value);
+    }
+    // Found through a forwarded PATH, and named like an option too.
+    symlinkSync(NODE, join(dir, '-x=y'));
+    const PATH = `${dir}:/usr/bin:/bin`;
+    for (const env of [{ PATH }, { PATH, 'o-n': 'x' }]) {
+      const got = await printed({
+        command: '-x=y',
+        args: [PRINT_ARGV_ENV, ...args],
+        env,
+        cwd: null,
+      });
+      expect(got.argv, JSON.stringify(env)).toEqual(args);
+      for (const [name, value] of Object.entries(env)) expect(got.env[name], name).toBe(value);
+    }
+  });
+
   it('never runs anything injected through a command named -oProxyCommand=touch x', async () => {
     const out = await runThrough(environment(), {
       command: '-oProxyCommand=touch pwned-dash-eq',

@@ -1,9 +1,10 @@
 /**
- * Where an authorization response arrives: a tiny HTTP server on 127.0.0.1 (the configured
- * callback port, else any free one) that accepts exactly one valid redirect on the callback path,
- * or a redirect URL a person pastes (`--no-browser`, the browser on another machine). A response
- * must carry our `state`; `error=…` ends the login with the provider's words; anything else is
- * answered `400 Invalid OAuth callback` and the listener keeps waiting.
+ * Where an authorization response arrives: a tiny HTTP server on 127.0.0.1 (::1 for a callback
+ * URL naming `[::1]`; the configured callback port, else any free one) that accepts exactly one
+ * valid redirect on the callback path, or a redirect URL a person pastes (`--no-browser`, the
+ * browser on another machine). A response must carry our `state`; `error=…` ends the login with
+ * the provider's words; anything else is answered `400 Invalid OAuth callback` and the listener
+ * keeps waiting.
  */
 
 import { createServer } from 'node:http';
@@ -11,6 +12,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { OAuthLoginError } from './errors.js';
+import { providerText } from './providerText.js';
 
 export interface AuthorizationResponse {
   readonly code: string;
@@ -28,12 +30,14 @@ const PLAIN = {
   connection: 'close',
 };
 
-/** The host the listener binds: loopback unless the configured callback URL names another host. */
+/**
+ * The host the listener binds: the loopback address the configured callback URL names (`[::1]`
+ * binds ::1 only, `localhost` and none 127.0.0.1); another host binds every address.
+ */
 function bindHost(callbackUrl: URL | null): string {
   const host = callbackUrl?.hostname;
-  return !host || host === 'localhost' || host === '127.0.0.1' || host === '[::1]'
-    ? '127.0.0.1'
-    : '0.0.0.0';
+  if (host === '[::1]') return '::1';
+  return !host || host === 'localhost' || host === '127.0.0.1' ? '127.0.0.1' : '0.0.0.0';
 }
 
 export class CallbackListener {
@@ -126,10 +130,11 @@ export class CallbackListener {
   private accept(params: URLSearchParams): { status: number; text: string } {
     const error = params.get('error');
     if (error !== null && params.get('state') === this.state) {
+      // The provider's words, one line and clipped (`error_uri` is never shown).
       const description = params.get('error_description');
       const message = description
-        ? `OAuth provider returned \`${error}\`: ${description}`
-        : `OAuth provider returned \`${error}\``;
+        ? `OAuth provider returned \`${providerText(error, 80)}\`: ${providerText(description)}`
+        : `OAuth provider returned \`${providerText(error, 80)}\``;
       this.fail(new OAuthLoginError(message));
       return { status: 400, text: message };
     }

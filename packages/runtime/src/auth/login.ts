@@ -24,6 +24,7 @@ import { describeError } from './credentialSlot.js';
 import type { CredentialChallenge, CredentialSlot } from './credentialSlot.js';
 import { OAuthLoginError } from './errors.js';
 import { LoginProvider } from './loginProvider.js';
+import { providerText } from './providerText.js';
 import { challengeOf } from './transportAuth.js';
 import type { StoredCredential } from './store/types.js';
 import type { ClientRegistrationMode, OAuthLoginResult, PendingOAuthLogin } from './types.js';
@@ -127,9 +128,12 @@ export async function startLogin(params: LoginParams): Promise<PendingOAuthLogin
   } catch (error) {
     await listener.close();
     if (error instanceof OAuthLoginError) throw error;
-    throw new OAuthLoginError(`failed to login to MCP server '${label}': ${describeError(error)}`, {
-      cause: error,
-    });
+    throw new OAuthLoginError(
+      `failed to login to MCP server '${label}': ${providerText(describeError(error))}`,
+      {
+        cause: error,
+      },
+    );
   }
   // The SDK does not check `state`; the listener accepts only responses that carry ours.
   const authorizationUrl = provider.authorizationUrl.href;
@@ -165,7 +169,7 @@ export async function startLogin(params: LoginParams): Promise<PendingOAuthLogin
     } catch (error) {
       if (error instanceof OAuthLoginError) throw error;
       throw new OAuthLoginError(
-        `failed to login to MCP server '${label}': ${describeError(error)}`,
+        `failed to login to MCP server '${label}': ${providerText(describeError(error))}`,
         {
           cause: error,
         },

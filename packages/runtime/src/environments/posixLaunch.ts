@@ -16,6 +16,9 @@ export function shQuote(value: string): string {
 
 const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** Runs its operand as a program whatever its name (`-x`, `a=b`): priority unchanged. */
+const NICE = ['nice', '-n', '0', '--'];
+
 /** Single-quote a value so the result is one line (newlines become `$__mcprt_nl`). */
 function oneLineQuote(value: string): string {
   return shQuote(value).replaceAll('\n', `'"$__mcprt_nl"'`);
@@ -51,16 +54,19 @@ export function remoteLaunch(spec: StdioLaunchSpec): RemoteLaunch {
   const argv = [spec.command, ...spec.args].map(shQuote);
   // A command named like an option (`-x`) would be read as one by bash's `exec`, and dash's
   // `exec` takes no `--`: run it through `env --`. After `NAME=value` arguments, env already
-  // takes the next argument as the command. (env reads any argument with `=` as an assignment,
-  // so a command whose name holds `=` cannot go through env: such a name is left to `exec`.)
-  const asCommand =
-    spec.command.startsWith('-') && !spec.command.includes('=') ? ['env', '--'] : [];
+  // takes the next argument as the command. But env reads any argument holding `=` as one more
+  // assignment (`a=b/prog`), so such a command is run through `nice -n 0 --` (POSIX, execs its
+  // operand as is, changes nothing): a shell in between would drop the non-identifier names.
+  const hasEq = spec.command.includes('=');
+  const dash = spec.command.startsWith('-');
+  const asCommand = dash ? (hasEq ? NICE : ['env', '--']) : [];
   if (exports.length === 0 && viaEnv.length === 0) {
     lines.push(['exec', ...asCommand, ...argv].join(' '));
     return { command: lines.join('\n'), stdinPreamble: null };
   }
   lines.push('IFS= read -r __mcprt_env || exit 126', 'eval "$__mcprt_env"');
-  lines.push(['exec', ...(viaEnv.length > 0 ? ['env', '"$@"'] : asCommand), ...argv].join(' '));
+  const runner = viaEnv.length > 0 ? ['env', '"$@"', ...(hasEq ? NICE : [])] : asCommand;
+  lines.push(['exec', ...runner, ...argv].join(' '));
   const preamble = [
     `__mcprt_nl=$(printf '\\n_'); __mcprt_nl=\${__mcprt_nl%_}`,
     ...exports,

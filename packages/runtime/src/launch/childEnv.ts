@@ -1,8 +1,9 @@
 /**
  * The environment a stdio server gets. Local children start from an empty environment plus an
- * allow-list copied from this process (and mcprt's `MCPRT_SERVE_CHAIN`), plus `env_vars` (read here), plus literal `env` (wins).
+ * allow-list copied from this process, plus `env_vars` (read here), plus literal `env` (wins).
  * Servers in other environments get only what is forwarded (`env_vars` not sourced `remote`, and
- * literal `env`); their base environment is the executor's own.
+ * literal `env`); their base environment is the executor's own. mcprt's `MCPRT_SERVE_CHAIN` goes
+ * to both.
  */
 
 import type { StdioTransportConfig } from '../config/types.js';
@@ -23,10 +24,11 @@ export const STDIO_ENV_ALLOW_LIST = [
 ] as const;
 
 /**
- * mcprt's own variable a local stdio child inherits beside Codex's list: the config files of the
- * `mcprt serve` gateways it runs under (a JSON array of paths). A gateway started under a
- * gateway of its own config refuses to run (docs/gateway.md): a config that lists `mcprt serve`
- * on itself would otherwise start gateways without end.
+ * mcprt's own variable every stdio child gets beside Codex's list, forwarded into ssh and exec
+ * environments too: the `mcprt serve` gateways it runs under (a JSON array of host labels and
+ * config paths). A gateway started under a gateway of its own config on its own host refuses to
+ * run (docs/gateway.md): a config that lists `mcprt serve` on itself would otherwise start
+ * gateways without end.
  */
 export const SERVE_CHAIN_ENV = 'MCPRT_SERVE_CHAIN';
 
@@ -42,9 +44,10 @@ export function buildStdioEnv(
       const value = processEnv[name];
       if (value !== undefined) env.set(name, value);
     }
-    const chain = processEnv[SERVE_CHAIN_ENV];
-    if (chain !== undefined) env.set(SERVE_CHAIN_ENV, chain);
   }
+  // Every environment, so a gateway reached over ssh or exec knows the gateways above it.
+  const chain = processEnv[SERVE_CHAIN_ENV];
+  if (chain !== undefined) env.set(SERVE_CHAIN_ENV, chain);
   for (const ref of transport.envVars) {
     if (ref.source === 'remote') continue;
     const value = processEnv[ref.name];

@@ -82,7 +82,7 @@ export function ElicitationForm({
     const problem = wrap(`This form cannot be shown: ${form.error}.`, width, '  ', '  ');
     const why = clampLines(problem, Math.max(1, Math.min(problem.length, rows - 3)), width);
     const text = clampLines(
-      wrap(message, width, '  ', '  '),
+      wrap(message, width, '  ', '  ', rows),
       Math.max(1, rows - 2 - why.length),
       width,
     );

@@ -3,8 +3,9 @@
  * descriptions, URLs, tool names and descriptions, resource titles — never reaches the TUI's
  * frame raw. Escape sequences (OSC 52 clipboard writes, CSI screen clears) are dropped, bidi
  * controls (U+202E) are shown as `?`, and a 100k-character string stays inside the terminal's
- * width and the rows the prompt may take. Frames are checked as Ink renders them (real Ink,
- * ink-testing-library), before any colour stripping.
+ * width and the rows the prompt may take — a single 100k-character token is cut to those rows
+ * before it is wrapped — and every detail of `/mcp verbose` takes a few lines at most. Frames are
+ * checked as Ink renders them (real Ink, ink-testing-library), before any colour stripping.
  */
 
 import { render } from 'ink-testing-library';
@@ -101,6 +102,44 @@ describe('server text in the TUI frame', () => {
       );
   });
 
+  it('cuts a 100k-character single-token message to the rows before wrapping, ending in …', () => {
+    // One token of 100,000 characters: wrapped whole it took seconds (some 1,300 lines); cut
+    // first to the rows, the frame says so (`N+ more lines`, N at most the rows).
+    const token = `${'A'.repeat(100_000)}${OSC52}${RLO}`;
+    const frames = [LONG_SCHEMA, { type: 'object', properties: {} }, 'not a schema'].map((schema) =>
+      frameOf(
+        h(ElicitationForm, {
+          scope: 'docs',
+          message: token,
+          requestedSchema: schema,
+          width: WIDTH,
+          maxRows: ROWS,
+          onAnswer: () => undefined,
+        }),
+      ),
+    );
+    frames.push(
+      frameOf(
+        h(UrlConsent, {
+          scope: 'docs',
+          message: token,
+          url: `https://example.com/${token}`,
+          width: WIDTH,
+          maxRows: ROWS,
+          onAnswer: () => undefined,
+        }),
+      ),
+    );
+    for (const raw of frames) {
+      const frame = expectClean(raw, ROWS);
+      // `N+`: the text was cut before wrapping, and N (the lines wrapped) stays near the rows.
+      const more = [...frame.matchAll(/… (\d+)\+ more lines/g)].map((m) => Number(m[1]));
+      expect(more.length).toBeGreaterThan(0);
+      for (const n of more) expect(n).toBeLessThanOrEqual(ROWS);
+      expect(frame).toMatch(/^ {2}A+$/m);
+    }
+  });
+
   it('drops escapes and bidi controls from a URL elicitation and bounds a 100k-character URL', () => {
     const hostileUrl = `https://example.com/${OSC52}${CLEAR}${RLO}path`;
     const frame = expectClean(
@@ -171,5 +210,64 @@ describe('server text in the TUI frame', () => {
       ROWS,
     );
     expect(frame).not.toContain('AAAA');
+  });
+
+  it('bounds every server-chosen detail of the mcp verbose view in lines and width', () => {
+    // A server choosing everything the verbose view shows: its name and version, 3,000 tool
+    // names, resources and templates with 100k-character titles and URIs.
+    const huge = `${'T'.repeat(100_000)}${OSC52}${RLO}`;
+    const names = Array.from({ length: 3_000 }, (_, i) => `tool_${i}_${'n'.repeat(40)}`);
+    const base = statusItem('docs', null, { toolNames: names });
+    const item = {
+      ...base,
+      serverInfo: { name: huge, version: huge },
+      resources: Array.from({ length: 200 }, (_, i) => ({
+        name: `r${i}`,
+        title: huge,
+        uri: `https://example.com/${huge}`,
+      })),
+      resourceTemplates: [{ name: 't', title: huge, uriTemplate: `file:///{x}${huge}` }],
+    } as McpServerStatus;
+    // And a failed one: a 5,000-line error, and stderr lines of 100k characters.
+    const broken = statusItem('broken', null, {
+      runtimeStatus: 'failed',
+      toolsError: `${'line of an error\n'.repeat(5_000)}${huge}`,
+      stderrTail: ['S'.repeat(100_000), `${'S'.repeat(100_000)}${OSC52}`],
+    } as Partial<McpServerStatus>);
+    const regs = applyStatusList([], [item, broken], 1);
+    const frame = expectClean(
+      frameOf(
+        h(Lines, {
+          lines: verboseView(regs, { width: WIDTH, environmentOrder: [], environments: new Map() }),
+        }),
+      ),
+      60,
+    );
+    // Each detail: its label line, at most two more, and one saying what was left out.
+    const lines = frame.split('\n');
+    const docs = lines.findIndex((l) => l.startsWith('  • docs'));
+    expect(docs).toBeGreaterThanOrEqual(0);
+    for (const label of ['Server', 'Tools', 'Resources', 'Resource templates']) {
+      const at = lines.findIndex((l, i) => i > docs && l.startsWith(`      ${label}: `));
+      expect(at, label).toBeGreaterThanOrEqual(0);
+      let end = at + 1;
+      while (lines[end]?.startsWith('        ')) end++;
+      expect(end - at, label).toBeLessThanOrEqual(3);
+      expect(lines[end], label).toMatch(/^ {6}… \d+\+? more lines$/);
+    }
+    const cause = lines.findIndex((l) => l.startsWith('      Cause: '));
+    expect(cause).toBeGreaterThanOrEqual(0);
+    expect(lines.slice(cause, cause + 8).at(-1)).toMatch(/^ {6}… \d+\+? more lines$/);
+    const stderr = lines.findIndex((l) => l.includes('Stderr (last lines):'));
+    expect(stderr).toBeGreaterThanOrEqual(0);
+    // Each stderr line: one line of it, then what was left out.
+    expect(lines.slice(stderr + 1, stderr + 5).map((l) => l.slice(0, 12))).toEqual([
+      '        SSSS',
+      '        … 2+',
+      '        SSSS',
+      '        … 2+',
+    ]);
+    expect(frame).toContain('tool_0_');
+    expect(frame).not.toContain('tool_2999_');
   });
 });

@@ -70,7 +70,7 @@ export function formLines(
 ): Line[] {
   const top: Line[] = [
     line(truncate(`${header.scope} asks for input`, width), 'bold'),
-    ...wrap(header.message, width, '  ', '  ').map((t) => line(t)),
+    ...wrap(header.message, width, '  ', '  ', maxRows).map((t) => line(t)),
   ];
   const blocks: FieldBlock[] = form.fields.map((field, i) => {
     const focused = i === form.focus;
@@ -88,7 +88,7 @@ export function formLines(
             ? value.cursor
             : valueRows.length - 1,
       description: field.description
-        ? wrap(field.description, width, '      ', '      ').map((t) => line(t, 'dim'))
+        ? wrap(field.description, width, '      ', '      ', maxRows).map((t) => line(t, 'dim'))
         : [],
       error: error ? wrap(error, width, '      ! ', '        ').map((t) => line(t, 'error')) : [],
     };
@@ -118,7 +118,7 @@ export function urlConsentLines(
   maxRows = Number.POSITIVE_INFINITY,
 ): Line[] {
   const title = [line(truncate(`${header.scope} asks you to open a URL`, width), 'bold')];
-  let message = wrap(header.message, width, '  ', '  ').map((t) => line(t));
+  let message = wrap(header.message, width, '  ', '  ', maxRows).map((t) => line(t));
   const domainLines: Line[] = [];
   const domain = urlDomain(url);
   if ('error' in domain) {
@@ -129,7 +129,7 @@ export function urlConsentLines(
     domainLines.push(line(truncate(`  Domain: ${domain.domain}`, width), 'accent'));
     if (!domain.secure) domainLines.push(line(truncate('  Warning: not https', width), 'warn'));
   }
-  let address = wrap(url, width, '  URL: ', '       ').map((t) => line(t, 'dim'));
+  let address = wrap(url, width, '  URL: ', '       ', maxRows).map((t) => line(t, 'dim'));
   const keys = 'error' in domain ? 'n decline · Esc cancel' : URL_KEYS;
   const keyLines = wrap(keys, width, '', '').map((t) => line(t, 'dim'));
   const fixed = title.length + domainLines.length + keyLines.length;

@@ -10,7 +10,7 @@
 
 import type { McpAuthStatus, McpServerStatus, ThreadToolViewGetResult } from '@mcprt/protocol';
 
-import { displayWidth, truncate, wrap } from '../text/fit.js';
+import { clampLines, displayWidth, truncate, wrap } from '../text/fit.js';
 import type { Line, Tone } from './lines.js';
 import { line } from './lines.js';
 import type { StatusLabel } from './mcpStatus.js';
@@ -55,6 +55,9 @@ const TONES: Record<StatusLabel, Tone> = {
 };
 
 const INDENT = '      ';
+/** Lines one detail of `/mcp verbose` may take (a failure's cause: more), then `… N more lines`. */
+const FIELD_LINES = 4;
+const CAUSE_LINES = 8;
 
 export function compactView(regs: readonly Registration[], ctx: McpViewContext): Line[] {
   return view(regs, ctx, false);
@@ -140,8 +143,13 @@ export function registrationLine(
 function details(r: Registration, ctx: McpViewContext): Line[] {
   const w = ctx.width;
   const out: Line[] = [];
-  const field = (label: string, value: string, tone: Tone = 'plain') =>
-    out.push(...wrap(value, w, `${INDENT}${label}: `, `${INDENT}  `).map((t) => line(t, tone)));
+  // Server-chosen text (names, titles, URIs, errors) in at most a few lines each.
+  const field = (label: string, value: string, tone: Tone = 'plain', max = FIELD_LINES) =>
+    out.push(
+      ...clampLines(wrap(value, w, `${INDENT}${label}: `, `${INDENT}  `, max + 1), max, w).map(
+        (t) => line(t, tone),
+      ),
+    );
   const s = r.status;
   const scopeEnv = r.environmentId ?? 'local';
   if (s?.executionEnvironmentId !== undefined && s.executionEnvironmentId !== scopeEnv)
@@ -154,7 +162,7 @@ function details(r: Registration, ctx: McpViewContext): Line[] {
     field('Login', `/mcp login ${r.name}${env}`, 'warn');
   }
   const cause = failureCause(r);
-  if (cause !== null) field('Cause', cause, 'error');
+  if (cause !== null) field('Cause', cause, 'error', CAUSE_LINES);
   if (s) {
     const names = Object.keys(s.tools);
     field('Tools', names.length > 0 ? names.join(', ') : '(none)');
@@ -178,7 +186,11 @@ function details(r: Registration, ctx: McpViewContext): Line[] {
   if (cause !== null && tail.length > 0) {
     out.push(line(truncate(`${INDENT}Stderr (last lines):`, w), 'dim'));
     for (const l of tail.slice(-(ctx.stderrLines ?? 5)))
-      out.push(...wrap(l, w, `${INDENT}  `, `${INDENT}    `).map((t) => line(t, 'dim')));
+      out.push(
+        ...clampLines(wrap(l, w, `${INDENT}  `, `${INDENT}    `, 3), 2, w).map((t) =>
+          line(t, 'dim'),
+        ),
+      );
   }
   return out;
 }
