@@ -7,7 +7,8 @@
 // paths (never PATH), so its check is absolute too, and the missing-bubblewrap test hides it in a
 // private mount namespace with `unshare`; the TUI's end-to-end test drives the real TUI in tmux;
 // the OAuth keyring test runs a real Secret Service (gnome-keyring) on a private D-Bus session bus;
-// the gateway's HTTPS tests make their certificates with openssl.
+// the gateway's HTTPS tests make their certificates with openssl; the replica tests put HAProxy
+// (by absolute path, like sshd) in front of several gateways with deploy/haproxy.cfg.
 //
 // What runs as root is never looked up on the caller's PATH: under `npm test`, npm puts the
 // node_modules/.bin of the checkout and of every folder above it ahead of /usr/bin, and the
@@ -34,6 +35,7 @@ export const SYSTEM_NEEDS = [
   // Debian 12 and Ubuntu 24.04 split dbus-daemon out of `dbus`; older releases ship it in `dbus`.
   { tool: 'dbus-daemon', packages: ['dbus-daemon', 'dbus'] },
   { tool: 'gnome-keyring-daemon', packages: ['gnome-keyring'] },
+  { tool: '/usr/sbin/haproxy', packages: ['haproxy'] },
 ];
 
 function executable(path) {

@@ -53,7 +53,7 @@ function linkTools(dir: string, hidden: readonly string[]): void {
 describe('the system packages the suite needs', () => {
   it('one list: .ci/run has none of its own and runs npm test (in a fresh clone)', () => {
     const ci = readFileSync(join(REPO_ROOT, '.ci', 'run'), 'utf8');
-    expect(ci).not.toMatch(/apt-get|openssh-server|bubblewrap|gnome-keyring/);
+    expect(ci).not.toMatch(/apt-get|openssh-server|bubblewrap|gnome-keyring|haproxy/);
     expect(ci).toMatch(/^node scripts\/fresh-clone\.mjs/m);
     const fresh = readFileSync(join(REPO_ROOT, 'scripts', 'fresh-clone.mjs'), 'utf8');
     expect(fresh).toContain("sh('npm', ['ci', '--no-audit', '--no-fund'], clone)");
@@ -63,7 +63,13 @@ describe('the system packages the suite needs', () => {
     };
     expect(pkg.scripts['test']).toMatch(/^node scripts\/setup-system\.mjs && /);
     expect(SYSTEM_NEEDS.map((n) => n.tool)).toEqual(
-      expect.arrayContaining(['/usr/sbin/sshd', '/usr/bin/bwrap', 'gnome-keyring-daemon', 'tmux']),
+      expect.arrayContaining([
+        '/usr/sbin/sshd',
+        '/usr/bin/bwrap',
+        'gnome-keyring-daemon',
+        'tmux',
+        '/usr/sbin/haproxy',
+      ]),
     );
   });
 
@@ -95,6 +101,7 @@ describe('the system packages the suite needs', () => {
       '/usr/sbin/sshd',
       '/usr/bin/bwrap',
       'gnome-keyring-daemon',
+      '/usr/sbin/haproxy',
     ]);
     expect(missingNeeds(() => true)).toEqual([]);
   });

@@ -26,6 +26,7 @@ import { callTool } from './handlers/toolCall.js';
 import { searchTools } from './handlers/toolSearch.js';
 import { getToolView } from './handlers/toolViewGet.js';
 import type { IncomingRequest, RpcPeer } from './rpcPeer.js';
+import { dispatchTraced, tracesMethod } from './tracing.js';
 
 type Handlers = {
   [M in ClientRequestMethod]: (
@@ -108,7 +109,11 @@ export function dispatchRequest(
       );
     }
     const params = parseParams(route.params, rawParams, method);
-    return route.handler(params, new RequestContext(state, peer, request));
+    const ctx = new RequestContext(state, peer, request);
+    // With tracing on an `mcpServer/*` request is a span (tracing.ts); off: one check.
+    if (tracesMethod(method))
+      return dispatchTraced(method, params, () => route.handler(params, ctx));
+    return route.handler(params, ctx);
   } catch (error) {
     return Promise.reject(error);
   }

@@ -73,11 +73,17 @@ export async function listenHttp(
   options: HttpListenOptions,
   auth: ServeAuthConfig,
   home: string,
+  replicas: readonly string[] = [],
 ): Promise<{ listener: GatewayHttpListener; credentials: string }> {
   const { url, tls } = options;
   // Whoever reads the key can pose as this gateway: no sandboxed command may see it.
   if (tls !== undefined) protectFromSandbox(tls.keyFile);
-  const base = { host: url.hostname, port: Number(url.port || '0'), ...(tls ? { tls } : {}) };
+  const base = {
+    host: url.hostname,
+    port: Number(url.port || '0'),
+    ...(tls ? { tls } : {}),
+    replicas,
+  };
   const oauth = auth.oauth;
   if (auth.mode === 'oauth' && oauth !== null) {
     const listener = await listenGatewayHttp(gateway, {

@@ -13,6 +13,8 @@ import type { CallerIdentity, RegistrationScope, Session } from '@mcprt/runtime'
 import type { Caller } from './caller.js';
 import type { Catalog } from './catalog.js';
 import type { HandoverTable } from './handover.js';
+import type { CallMetrics } from './observability/metrics.js';
+import type { Observability } from './observability/observability.js';
 import type { OperationTable } from './operationTable.js';
 import type { OperationClient } from './operations.js';
 import type { GatewayCore } from './serverFactory.js';
@@ -24,6 +26,7 @@ export interface SharedCore {
   readonly handovers: HandoverTable;
   readonly instructions: string;
   readonly inputTimeoutMs: number;
+  readonly observability: Observability;
   /** The status document of the registrations `shown` keeps. */
   statusText(shown?: (scope: RegistrationScope) => boolean): string;
   start(): void;
@@ -76,6 +79,9 @@ export class ClientCore implements GatewayCore, OperationClient {
   }
   get catalog(): Catalog {
     return this.access.catalog;
+  }
+  get metrics(): CallMetrics {
+    return this.shared.observability.metrics;
   }
   get client(): ClientCore {
     return this;

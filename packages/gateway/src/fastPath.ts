@@ -7,11 +7,12 @@
  * every other message, a 2026-07-28 connection's calls (their per-request envelope is the SDK's
  * to check), a `tools/call` with anything unusual in it (the SDK answers it as it always did),
  * and the parts of a call the SDK does (handover.ts): an elicitation (the legacy shim sends the
- * real `elicitation/create`) and a result that does not look like a valid tool result.
+ * real `elicitation/create`) and a result that does not look like a valid tool result. With
+ * tracing on, nothing is served here: the SDK handler's path traces each call (tracing.ts).
  */
 
 import type { InventoryTool } from '@mcprt/runtime';
-import { META_TOOL_NAMES } from '@mcprt/runtime';
+import { META_TOOL_NAMES, tracingEnabled } from '@mcprt/runtime';
 import type { ClientCapabilities, JSONRPCMessage, Server } from '@modelcontextprotocol/server';
 
 import { modesOf } from './elicitation.js';
@@ -87,7 +88,8 @@ export class FastToolCalls {
       this.initializeId = message['id'];
       return false;
     }
-    if (this.closed) return false;
+    // With tracing on every call takes the SDK handler's path, which traces it (tracing.ts).
+    if (this.closed || tracingEnabled()) return false;
     if (this.modern !== undefined) return this.takeModern(this.modern, method, message);
     if (method !== 'tools/call' || this.server === undefined) return false;
     const call = plainCall(message);

@@ -29,6 +29,7 @@ import { grantFor } from './policy.js';
 import { HandoverTable } from './handover.js';
 import { LoginWatch } from './loginWatch.js';
 import { ChangeNotifier, logTo } from './notifier.js';
+import { Observability } from './observability/observability.js';
 import { OperationTable } from './operationTable.js';
 import { createGatewayServer } from './serverFactory.js';
 import { defaultLoginCommand, startupMessage, statusDocument } from './status.js';
@@ -71,6 +72,8 @@ export class Gateway implements SharedCore {
   readonly operations: OperationTable;
   readonly handovers = new HandoverTable();
   readonly notifier = new ChangeNotifier();
+  /** Health, readiness and metrics (`/healthz`, `/readyz`, `/metrics` on the HTTP listener). */
+  readonly observability: Observability;
   readonly instructions: string;
   readonly inputTimeoutMs: number;
   private readonly loginCommand: LoginCommand;
@@ -106,6 +109,10 @@ export class Gateway implements SharedCore {
       ...(environments !== undefined ? { environments } : {}),
       ...(options.sandboxState !== undefined ? { sandboxState: options.sandboxState } : {}),
       onElicitation: (request) => this.elicit(request),
+    });
+    this.observability = new Observability(this.session, this.operations, {
+      metricsPublic: options.runtime.config.serve.metricsPublic,
+      settleWaitMs: this.settleWaitMs,
     });
     // Every view a caller may be granted must exist (UnknownViewError otherwise): a typo must
     // never widen what a caller sees.

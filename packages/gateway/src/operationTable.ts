@@ -19,6 +19,10 @@ export class OperationTable implements OperationOwner {
 
   /** Set once the gateway may serve several clients at a time (it listens on HTTP). */
   attributing = false;
+  /** Set when this gateway is one of several replicas (http/replicaForward.ts). */
+  tokenPrefix = '';
+  /** Told of every input-required round (the gateway's metrics). */
+  onParked: ((scope: RegistrationScope) => void) | null = null;
 
   constructor(private readonly parkTimeoutMs: number) {}
 
@@ -49,6 +53,7 @@ export class OperationTable implements OperationOwner {
   /** An operation waits for the client's answers under its token. */
   parked(operation: Operation<unknown>): void {
     this.byToken.set(operation.token, operation);
+    this.onParked?.(operation.scope);
   }
 
   /** The operation a client's `requestState` names, if it is still there and the caller's. */

@@ -83,6 +83,8 @@ const DECLINE: ElicitationResponse = { action: 'decline' };
 export interface OperationOwner {
   /** Calls run with their operation as origin (the gateway serves several clients). */
   readonly attributing: boolean;
+  /** Starts every token this table mints: the replica's id (http/replicaForward.ts), or ''. */
+  readonly tokenPrefix: string;
   finished(operation: Operation<unknown>): void;
   parked(operation: Operation<unknown>): void;
 }
@@ -186,10 +188,11 @@ export class Operation<T> {
 
   /**
    * Unguessable: it is the `requestState` a client echoes to resume this operation. Minted on
-   * the first input round only (most calls never need one).
+   * the first input round only (most calls never need one). Behind a load balancer it starts
+   * with this replica's id, so the replica a retry lands on knows which one holds the operation.
    */
   get token(): string {
-    this.tokenValue ??= randomBytes(18).toString('base64url');
+    this.tokenValue ??= this.owner.tokenPrefix + randomBytes(18).toString('base64url');
     return this.tokenValue;
   }
 

@@ -48,6 +48,7 @@ import {
   unfoundTool,
 } from './toolCall.js';
 import type { Run, ToolCallParams } from './toolCall.js';
+import { noteScope, tracedBy } from './tracing.js';
 
 export const GATEWAY_VERSION = '0.1.0';
 
@@ -112,26 +113,32 @@ export function createGatewayServer(core: GatewayCore): Server {
     for (const method of GATEWAY_METHODS) server.setRequestHandler(method, deny);
     return server;
   }
-  server.setRequestHandler('tools/list', async () => ({
-    tools: (await core.catalog.listTools()) as never,
-  }));
+  // Each request a SERVER span when tracing is on (tracing.ts).
+  const traced = tracedBy(() => server.getNegotiatedProtocolVersion());
+  server.setRequestHandler('tools/list', (_, ctx) =>
+    traced(ctx, undefined, async () => ({ tools: (await core.catalog.listTools()) as never })),
+  );
   server.setRequestHandler('tools/call', (request, ctx) =>
-    callTool(core, server, request.params, ctx),
+    traced(ctx, request.params.name, () => callTool(core, server, request.params, ctx)),
   );
-  server.setRequestHandler('resources/list', async () => ({
-    resources: (await core.catalog.listResources()) as never,
-  }));
-  server.setRequestHandler('resources/templates/list', async () => ({
-    resourceTemplates: (await core.catalog.listResourceTemplates()) as never,
-  }));
+  server.setRequestHandler('resources/list', (_, ctx) =>
+    traced(ctx, undefined, async () => ({
+      resources: (await core.catalog.listResources()) as never,
+    })),
+  );
+  server.setRequestHandler('resources/templates/list', (_, ctx) =>
+    traced(ctx, undefined, async () => ({
+      resourceTemplates: (await core.catalog.listResourceTemplates()) as never,
+    })),
+  );
   server.setRequestHandler('resources/read', (request, ctx) =>
-    readResource(core, server, request.params.uri, ctx),
+    traced(ctx, request.params.uri, () => readResource(core, server, request.params.uri, ctx)),
   );
-  server.setRequestHandler('prompts/list', async () => ({
-    prompts: (await core.catalog.listPrompts()) as never,
-  }));
+  server.setRequestHandler('prompts/list', (_, ctx) =>
+    traced(ctx, undefined, async () => ({ prompts: (await core.catalog.listPrompts()) as never })),
+  );
   server.setRequestHandler('prompts/get', (request, ctx) =>
-    getPrompt(core, server, request.params, ctx),
+    traced(ctx, request.params.name, () => getPrompt(core, server, request.params, ctx)),
   );
   return server;
 }
@@ -296,6 +303,7 @@ async function serveOperation<R>(
     }
   } else {
     const { scope, run } = await start();
+    noteScope(scope);
     operation = core.operations.start(scope, subject, run, core.client);
   }
   const answers: Map<string, ElicitationResponse> = answersFrom(ctx.mcpReq.inputResponses);

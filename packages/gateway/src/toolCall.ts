@@ -73,6 +73,7 @@ function recordRefusal(
   message: string,
 ): void {
   const identity = core.client.identity;
+  core.client.metrics.refused(target.scope);
   core.session.recordRefusedCall({
     server: target.scope.name,
     environmentId: target.scope.environmentId,
@@ -113,7 +114,9 @@ export function toolRun(
     if (authority !== undefined) request.sandboxAuthority = authority;
     if (identity !== undefined) request.caller = identity;
     if (view !== null) request.view = view;
-    return core.session.callTool(request);
+    const call = core.session.callTool(request);
+    core.client.metrics.track(entry.scope, call, cancel);
+    return call;
   };
 }
 

@@ -264,3 +264,18 @@ export {
   advertisesSandboxState,
 } from './sandbox/keys.js';
 export type { SandboxAuthority } from './sandbox/sessionSandbox.js';
+
+// Tracing (docs/observability.md, Traces): off until the host enables it
+export {
+  activeTracer,
+  enableTracing,
+  errorType,
+  traced,
+  tracingEnabled,
+} from './telemetry/tracing.js';
+export {
+  contextFromHeaders,
+  contextFromMeta,
+  TRACEPARENT_META_KEY,
+  TRACESTATE_META_KEY,
+} from './telemetry/traceContext.js';

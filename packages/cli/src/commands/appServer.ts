@@ -18,6 +18,7 @@ import type { Io } from '../io.js';
 import { configFile, openRuntime } from '../runtime.js';
 import { readOrCreateToken } from '../tokenFile.js';
 import { closeOnSignal, stopProcess, watchParent } from '../shutdown.js';
+import { startTracing } from '../telemetry.js';
 import { tierUpAfterFirstCall } from '../v8Tiering.js';
 
 export async function appServerCommand(
@@ -46,6 +47,8 @@ export async function appServerCommand(
     }
   }
   const home = dirname(configFile(globals).file);
+  // Before anything serves; its flush runs last on a signal, or after the server closed.
+  const stopTracing = await startTracing(io);
   const runtime = openRuntime(globals, io);
   tierUpAfterFirstCall(runtime, (message) => io.err(`warning: ${message}`));
   const server = new AppServer({
@@ -62,6 +65,7 @@ export async function appServerCommand(
     await serveStdio(server);
     unwatch();
     await server.close();
+    await stopTracing();
     return 0;
   }
   const url = parseWsUrl(listen);

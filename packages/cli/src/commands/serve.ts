@@ -24,6 +24,7 @@ import { configFile, openRuntime } from '../runtime.js';
 import { joinServeChain } from '../serveChain.js';
 import { checkHttpListen, listenHttp, parseHttpListen } from '../serveHttp.js';
 import { closeOnSignal, stopProcess, watchParent } from '../shutdown.js';
+import { startTracing } from '../telemetry.js';
 import { tierUpAfterFirstCall } from '../v8Tiering.js';
 
 export async function serveCommand(
@@ -68,6 +69,8 @@ export async function serveCommand(
     return 1;
   }
 
+  // Before anything serves; its flush runs last on a signal, or after the runtime closed.
+  const stopTracing = await startTracing(io);
   const runtime = openRuntime(globals, io);
   tierUpAfterFirstCall(runtime, (message) => io.err(`warning: ${message}`));
   let gateway: Gateway | undefined;
@@ -94,7 +97,8 @@ export async function serveCommand(
       await handle.close();
       return 0;
     }
-    const { listener, credentials } = await listenHttp(gateway, http, auth, home);
+    const replicas = runtime.config.serve.replicas;
+    const { listener, credentials } = await listenHttp(gateway, http, auth, home, replicas);
     closeOnSignal(() => listener.close());
     io.err(`mcprt serve listening on ${listener.url} (${credentials})`);
     // It serves until a signal: the shutdown then closes the listener, the gateway, the runtime.
@@ -103,6 +107,7 @@ export async function serveCommand(
   } finally {
     await gateway?.close();
     await runtime.close();
+    await stopTracing();
   }
 }
 

@@ -6,9 +6,12 @@
  * the path, and — on loopback — Host and Origin checks against DNS rebinding. The caller reaches
  * every server instance: 2026-07-28 requests through the SDK's `createMcpHandler` (per-request
  * instances, `subscriptions/listen` streams fed by the change notifier; callerAuthInfo.ts), 2025
- * requests the caller's own sessions (legacySessions.ts), told apart by `isLegacyRequest`. Lines
- * a request causes go to stderr only (`logLocal`), never to clients. Failing to listen is one
- * line naming the URL and the reason (`ListenError`).
+ * requests the caller's own sessions (legacySessions.ts), told apart by `isLegacyRequest`; with
+ * `[serve] replicas`, a retry whose `requestState` another replica minted goes to that replica
+ * (replicaForward.ts). Lines a request causes go to stderr only (`logLocal`), never to clients.
+ * Failing to listen is one line naming the URL and the reason (`ListenError`). `/healthz`,
+ * `/readyz` and `/metrics` are the gateway's observability/ (before the authenticator for what
+ * is public, else after it).
  */
 
 import { createServer } from 'node:http';
@@ -38,6 +41,8 @@ import { createTokenAuthenticator } from '../auth/tokenAuthenticator.js';
 import type { Gateway } from '../gateway.js';
 import { authInfoFor, callerOf } from './callerAuthInfo.js';
 import { LegacySessions } from './legacySessions.js';
+import { replicaRouter } from './replicaForward.js';
+import type { ReplicaRouter } from './replicaForward.js';
 import { BAD_REQUEST_TEXT, requestUrl } from './requestUrl.js';
 import type { GatewayTlsFiles } from './tls.js';
 import { readTlsFiles } from './tls.js';
@@ -63,6 +68,8 @@ export interface GatewayHttpOptions {
   readonly authMode?: ServeAuthMode;
   /** Serve HTTPS with this certificate and key. */
   readonly tls?: GatewayTlsFiles;
+  /** `[serve] replicas`: the origins of every replica, this one included (replicaForward.ts). */
+  readonly replicas?: readonly string[];
 }
 
 export interface GatewayHttpListener {
@@ -113,10 +120,15 @@ export async function listenGatewayHttp(
     ? [...new Set([...localhostAllowedHostnames(), bracketed(host)])]
     : null;
   let ownHost = bracketed(host);
+  let replicas: ReplicaRouter | null = null;
 
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = requestUrl(req, scheme, ownHost);
     if (url === null) return void res.writeHead(400, TEXT).end(BAD_REQUEST_TEXT);
+    // `/healthz` (and with `metrics_public`, `/readyz` and `/metrics`): no credential needed —
+    // on loopback only for a Host naming this machine (a DNS-rebinding page gets the 401).
+    const hostOk = hostnames === null || hostnames.includes(url.hostname);
+    if (gateway.observability.serve(req, res, url.pathname, false, hostOk)) return;
     if (authenticator === undefined) return void res.writeHead(503, TEXT).end('starting\n');
     const document = req.method === 'GET' ? authenticator.publicDocument(url.pathname) : null;
     if (document !== null) {
@@ -126,6 +138,7 @@ export async function listenGatewayHttp(
     if (!outcome.ok) {
       return void res.writeHead(outcome.status, { ...TEXT, ...outcome.headers }).end(outcome.body);
     }
+    if (gateway.observability.serve(req, res, url.pathname, true)) return;
     if (url.pathname !== GATEWAY_HTTP_PATH) {
       return void res.writeHead(404, TEXT).end(`not found: ${url.pathname}\n`);
     }
@@ -133,8 +146,12 @@ export async function listenGatewayHttp(
     const rejected =
       (hostnames === null ? undefined : hostHeaderValidationResponse(request, hostnames)) ??
       originValidationResponse(request, localhostAllowedOrigins());
+    // A retry for an operation another replica holds is answered by that replica.
+    const forwarded =
+      replicas === null || rejected !== undefined ? undefined : await replicas.route(request);
     const response =
       rejected ??
+      forwarded ??
       ((await isLegacyRequest(request, undefined, { maxRequestBodySize: MAX_REQUEST_BODY_BYTES }))
         ? await legacy.handle(request, outcome.caller)
         : await modern.fetch(request, { authInfo: authInfoFor(outcome.caller) }));
@@ -152,6 +169,7 @@ export async function listenGatewayHttp(
   };
   const http =
     credentials === undefined ? createServer(handler) : createHttpsServer(credentials, handler);
+  gateway.observability.watch(http);
 
   const wanted = `${scheme}://${bracketed(host)}:${options.port}${GATEWAY_HTTP_PATH}`;
   try {
@@ -177,6 +195,15 @@ export async function listenGatewayHttp(
     http.closeAllConnections();
     await new Promise<void>((resolve) => http.close(() => resolve()));
   };
+  try {
+    replicas = replicaRouter(options.replicas ?? [], url, (line) =>
+      gateway.logLocal('warning', line),
+    );
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  if (replicas !== null) gateway.operations.tokenPrefix = replicas.tokenPrefix;
   if (typeof given === 'function') {
     try {
       authenticator = await given(url);

@@ -19,6 +19,7 @@ import type { ExecutionEnvironment } from '../environments/types.js';
 import { scopeLabel } from '../scope.js';
 import type { LaunchPlan } from '../launch/plan.js';
 import { StdioProcessTransport } from '../launch/stdioTransport.js';
+import { activeTracer, traceUpstream } from '../telemetry/tracing.js';
 import { ChangeStream, changeFilter } from './changeStream.js';
 import { endReason, settleExit } from './connectionEnd.js';
 import type { ConnectRoute } from './connectRoute.js';
@@ -49,6 +50,7 @@ import type { VerdictSlot } from './revisionVerdicts.js';
 import type { CallSignal } from './callCancel.js';
 import type { CallLimits, ToolCallParams } from './sdkToolCall.js';
 import { sdkToolCall, toolCallParams } from './sdkToolCall.js';
+import { getPrompt, readResource } from './serverRequests.js';
 import { ServerSkills } from './skills.js';
 import { describeStartupFailure, StartupFailure } from './startupErrors.js';
 import type { RequestLimits } from './timeouts.js';
@@ -273,7 +275,20 @@ export class ServerConnection {
     args: Record<string, unknown> | undefined,
     options: CallOptions,
   ): Promise<CallToolResult> {
-    const params = toolCallParams(name, args, options.meta);
+    // Tracing off: one check, `_meta` as given (telemetry/tracing.ts).
+    const tracer = activeTracer();
+    if (tracer === null) return this.sendCall(name, args, options.meta, options);
+    const send = (meta: unknown) => this.sendCall(name, args, meta, options);
+    return traceUpstream(tracer, this, 'tools/call', name, options.meta, send);
+  }
+
+  private sendCall(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    meta: unknown,
+    options: CallOptions,
+  ): Promise<CallToolResult> {
+    const params = toolCallParams(name, args, meta);
     const limits: CallLimits = {
       timeoutMs: clampMs(options.timeoutMs),
       signal: options.signal,
@@ -301,31 +316,17 @@ export class ServerConnection {
   }
 
   /** `resources/read` (never from a cache); rejects with `McpRequestError`. */
-  async readResource(uri: string, limits: RequestLimits): Promise<ReadResourceResult> {
-    try {
-      return await this.client.readResource(
-        { uri },
-        { ...requestOptions(limits), cacheMode: 'bypass' },
-      );
-    } catch (error) {
-      throw translateRequestError(error, this);
-    }
+  readResource(uri: string, limits: RequestLimits): Promise<ReadResourceResult> {
+    return readResource(this.client, this, uri, limits);
   }
 
   /** `prompts/get`; rejects with `McpRequestError`. */
-  async getPrompt(
+  getPrompt(
     name: string,
     args: Record<string, string> | undefined,
     limits: RequestLimits,
   ): Promise<GetPromptResult> {
-    try {
-      return (await this.client.getPrompt(
-        { name, ...(args !== undefined ? { arguments: args } : {}) },
-        requestOptions(limits),
-      )) as GetPromptResult;
-    } catch (error) {
-      throw translateRequestError(error, this);
-    }
+    return getPrompt(this.client, this, name, args, limits);
   }
 
   /** Every item of one of the server's lists, fetched live page by page. */
