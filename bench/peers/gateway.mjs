@@ -6,8 +6,10 @@
 // `via: "relay-pipe" | "relay-sdk"` puts one of the bench's reference relays
 // (bench/fixtures/relay-*.mjs) in the gateway's place instead — the floors the gateway's ratio
 // is read against (bench/gateway.mjs, docs/performance.md); the client then calls `echo`.
+// The bench's own OTEL_* variables reach the gateway (the transport passes only a few by
+// default), so `OTEL_EXPORTER_OTLP_ENDPOINT=… npm run bench:gateway` measures it traced.
 import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { join } from 'node:path';
 
 import { checkEcho, measureCalls } from '../lib/calls.mjs';
@@ -17,6 +19,9 @@ import { peakRssMb } from '../lib/proc.mjs';
 import { emit, runPeer } from './emit.mjs';
 
 const RELAYS = new Set(['relay-pipe', 'relay-sdk']);
+
+const otelVariables = () =>
+  Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('OTEL_')));
 
 runPeer(async ({ home, n, fixture, pidLog, mode, calls, era, via = 'serve' }) => {
   const relay = RELAYS.has(via);
@@ -33,6 +38,7 @@ runPeer(async ({ home, n, fixture, pidLog, mode, calls, era, via = 'serve' }) =>
     new StdioClientTransport({
       command: process.execPath,
       args: [...PROFILE_ARGS, ...args],
+      env: { ...getDefaultEnvironment(), ...otelVariables() },
       stderr: 'ignore',
     }),
   );

@@ -61,6 +61,25 @@ describe('GatewayMetrics', () => {
     expect(count?.value).toBe(4);
   });
 
+  it('observes durations kept between scrapes exactly once, however many calls pass', async () => {
+    const metrics = metricsOf();
+    const durations = async () => {
+      const all = await values(metrics, 'mcprt_tool_call_duration_seconds');
+      const named = (suffix: string) =>
+        all.find((v) => (v as { metricName?: string }).metricName === `${suffix}`)?.value;
+      return named('mcprt_tool_call_duration_seconds_count');
+    };
+    // More calls than are kept before the histogram is given them without a scrape.
+    for (let i = 0; i < 700; i++) metrics.track(scope, Promise.resolve({}), { aborted: false });
+    await new Promise((r) => setImmediate(r));
+    expect(await durations()).toBe(700);
+    expect(await durations()).toBe(700);
+    metrics.track(scope, Promise.resolve({}), { aborted: false });
+    await new Promise((r) => setImmediate(r));
+    expect(await durations()).toBe(701);
+    expect(await calls(metrics)).toEqual({ ok: 701 });
+  });
+
   it('keeps its own registry: two gateways in one process never collide', async () => {
     const one = metricsOf();
     const two = metricsOf();

@@ -2,10 +2,11 @@
  * The gateway's Prometheus metrics (`/metrics`, endpoints.ts), in a prom-client Registry of its
  * own — never the global one, so tests and several gateways in one process never collide. Calls
  * are counted where the gateway runs them (toolCall.ts, shared by the SDK handler and the stdio
- * fast path): a call costs a gauge increment, and on settling a decrement, one histogram
- * observation and one counter increment, on label children made once per registration.
- * Registrations by state, restarts, input-required rounds and listener bytes
- * are read from their owners when scraped. Labels are registration names and fixed words only:
+ * fast path) in plain numbers per registration (`ScopeTally`): a call costs two integer updates
+ * and, on settling, one more and its duration pushed on a list; prom-client sees them when
+ * scraped (its `collect`), or every `PENDING_LIMIT` durations — so the call path never runs
+ * prom-client's label hashing and bucket search. Registrations by state, restarts,
+ * input-required rounds and listener bytes are read from their owners when scraped. Labels are registration names and fixed words only:
  * never argument values, callers or tokens.
  */
 
@@ -63,12 +64,17 @@ export interface Cancellation {
 const SCOPE_LABELS = ['server', 'environment'] as const;
 type ScopeLabel = (typeof SCOPE_LABELS)[number];
 
-/** The label children of one registration, made on its first call. */
-interface ScopeChildren {
-  readonly inFlight: Gauge.Internal<ScopeLabel>;
-  readonly duration: Histogram.Internal<ScopeLabel>;
-  readonly outcomes: Record<CallOutcome, Counter.Internal>;
+/** The call counts of one registration, made on its first call. */
+interface ScopeTally {
+  readonly labels: Record<ScopeLabel, string>;
+  inFlight: number;
+  readonly outcomes: Record<CallOutcome, number>;
+  /** Durations (seconds) not yet observed by the histogram. */
+  readonly pending: number[];
 }
+
+/** Durations kept for the histogram before they are observed without a scrape. */
+const PENDING_LIMIT = 256;
 
 /** The labels of a registration: its name, and its environment (empty: thread-wide). */
 export function scopeLabels(scope: RegistrationScope): Record<ScopeLabel, string> {
@@ -77,32 +83,48 @@ export function scopeLabels(scope: RegistrationScope): Record<ScopeLabel, string
 
 export class GatewayMetrics implements CallMetrics {
   readonly registry = new Registry();
-  private readonly calls: Counter<ScopeLabel | 'outcome'>;
   private readonly duration: Histogram<ScopeLabel>;
-  private readonly inFlight: Gauge<ScopeLabel>;
   private readonly rounds: Counter<ScopeLabel>;
-  private readonly children = new Map<string, ScopeChildren>();
+  private readonly tallies = new Map<string, ScopeTally>();
 
   constructor(source: MetricsSource) {
     const registers = [this.registry];
-    this.calls = new Counter({
+    const tallies = this.tallies;
+    new Counter({
       name: 'mcprt_tool_calls_total',
       help: 'Tool calls the gateway ran, by registration and outcome.',
       labelNames: [...SCOPE_LABELS, 'outcome'],
       registers,
+      collect() {
+        this.reset();
+        for (const tally of tallies.values()) {
+          for (const outcome of CALL_OUTCOMES) {
+            const count = tally.outcomes[outcome];
+            if (count > 0) this.inc({ ...tally.labels, outcome }, count);
+          }
+        }
+      },
     });
+    const flush = (tally: ScopeTally) => this.flush(tally);
     this.duration = new Histogram({
       name: 'mcprt_tool_call_duration_seconds',
       help: 'Duration of the tool calls the gateway ran (input-required rounds included).',
       labelNames: SCOPE_LABELS,
       buckets: CALL_DURATION_BUCKETS,
       registers,
+      collect() {
+        for (const tally of tallies.values()) flush(tally);
+      },
     });
-    this.inFlight = new Gauge({
+    new Gauge({
       name: 'mcprt_tool_calls_in_flight',
       help: 'Tool calls running now.',
       labelNames: SCOPE_LABELS,
       registers,
+      collect() {
+        this.reset();
+        for (const tally of tallies.values()) this.set(tally.labels, tally.inFlight);
+      },
     });
     this.rounds = new Counter({
       name: 'mcprt_input_required_rounds_total',
@@ -153,13 +175,15 @@ export class GatewayMetrics implements CallMetrics {
   }
 
   track(scope: RegistrationScope, call: Promise<unknown>, cancel: Cancellation): void {
-    const children = this.childrenOf(scope);
-    children.inFlight.inc();
+    const tally = this.tallyOf(scope);
+    tally.inFlight += 1;
     const started = performance.now();
     const done = (outcome: CallOutcome) => {
-      children.inFlight.dec();
-      children.duration.observe((performance.now() - started) / 1000);
-      children.outcomes[outcome].inc();
+      tally.inFlight -= 1;
+      tally.outcomes[outcome] += 1;
+      if (tally.pending.push((performance.now() - started) / 1000) >= PENDING_LIMIT) {
+        this.flush(tally);
+      }
     };
     call.then(
       (result) => done(isToolError(result) ? 'tool_error' : 'ok'),
@@ -168,7 +192,7 @@ export class GatewayMetrics implements CallMetrics {
   }
 
   refused(scope: RegistrationScope): void {
-    this.childrenOf(scope).outcomes.refused.inc();
+    this.tallyOf(scope).outcomes.refused += 1;
   }
 
   /** One input-required round of a call to `scope`. */
@@ -185,23 +209,28 @@ export class GatewayMetrics implements CallMetrics {
     return this.registry.contentType;
   }
 
-  private childrenOf(scope: RegistrationScope): ScopeChildren {
+  /** Give the histogram a registration's durations not yet observed. */
+  private flush(tally: ScopeTally): void {
+    if (tally.pending.length === 0) return;
+    const child = this.duration.labels(tally.labels);
+    for (const seconds of tally.pending) child.observe(seconds);
+    tally.pending.length = 0;
+  }
+
+  private tallyOf(scope: RegistrationScope): ScopeTally {
     const key = scopeKey(scope);
-    let children = this.children.get(key);
-    if (children === undefined) {
-      const labels = scopeLabels(scope);
-      const outcomes = {} as Record<CallOutcome, Counter.Internal>;
-      for (const outcome of CALL_OUTCOMES) {
-        outcomes[outcome] = this.calls.labels({ ...labels, outcome });
-      }
-      children = {
-        inFlight: this.inFlight.labels(labels),
-        duration: this.duration.labels(labels),
-        outcomes,
+    let tally = this.tallies.get(key);
+    if (tally === undefined) {
+      const outcomes = Object.fromEntries(CALL_OUTCOMES.map((o) => [o, 0]));
+      tally = {
+        labels: scopeLabels(scope),
+        inFlight: 0,
+        outcomes: outcomes as Record<CallOutcome, number>,
+        pending: [],
       };
-      this.children.set(key, children);
+      this.tallies.set(key, tally);
     }
-    return children;
+    return tally;
   }
 }
 
