@@ -7,9 +7,9 @@
  * always was: one check. Spans carry names only, never arguments or results.
  */
 
-import { activeTracer, contextFromMeta, errorType } from '@mcprt/runtime';
+import { activeTracer, contextFromMeta, traced } from '@mcprt/runtime';
 import type { Attributes } from '@opentelemetry/api';
-import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, SpanKind, trace } from '@opentelemetry/api';
 
 /** The MCP method an app-server method sends upstream. */
 const MCP_METHOD: Readonly<Record<string, string>> = {
@@ -57,20 +57,6 @@ export function dispatchTraced(
   } catch (error) {
     handled = Promise.reject(error);
   }
-  return handled.then(
-    (value) => {
-      if (typeof value === 'object' && value !== null && 'isError' in value && value.isError) {
-        span.setAttribute('error.type', 'tool_error');
-        span.setStatus({ code: SpanStatusCode.ERROR });
-      }
-      span.end();
-      return value;
-    },
-    (error: unknown) => {
-      span.setAttribute('error.type', errorType(error));
-      span.setStatus({ code: SpanStatusCode.ERROR });
-      span.end();
-      throw error;
-    },
-  );
+  // Ended by its outcome as the upstream span is: a tool error, or the failure's code.
+  return traced(span, handled);
 }

@@ -8,10 +8,10 @@
  * Spans carry names and the protocol revision, never arguments or results.
  */
 
-import { activeTracer, contextFromHeaders, contextFromMeta, errorType } from '@mcprt/runtime';
+import { activeTracer, contextFromHeaders, contextFromMeta, traced } from '@mcprt/runtime';
 import type { RegistrationScope } from '@mcprt/runtime';
 import type { Attributes } from '@opentelemetry/api';
-import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, SpanKind, trace } from '@opentelemetry/api';
 
 const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
 
@@ -69,22 +69,8 @@ export function serveTraced<T>(
   } catch (error) {
     handled = Promise.reject(error);
   }
-  return handled.then(
-    (value) => {
-      if (isToolError(value)) {
-        span.setAttribute('error.type', 'tool_error');
-        span.setStatus({ code: SpanStatusCode.ERROR });
-      }
-      span.end();
-      return value;
-    },
-    (error: unknown) => {
-      span.setAttribute('error.type', errorType(error));
-      span.setStatus({ code: SpanStatusCode.ERROR });
-      span.end();
-      throw error;
-    },
-  );
+  // Ended by its outcome as the upstream span is: a tool error, or the failure's code.
+  return traced(span, handled);
 }
 
 /** The registration a request was routed to, on the request's span (tracing on only). */
@@ -94,12 +80,6 @@ export function noteScope(scope: RegistrationScope): void {
   if (span === undefined) return;
   span.setAttribute('mcprt.server', scope.name);
   if (scope.environmentId !== null) span.setAttribute('mcprt.environment', scope.environmentId);
-}
-
-function isToolError(value: unknown): boolean {
-  return (
-    typeof value === 'object' && value !== null && (value as { isError?: unknown }).isError === true
-  );
 }
 
 /** `serveTraced` for the handlers of one server instance (its negotiated revision). */
