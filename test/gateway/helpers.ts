@@ -121,6 +121,7 @@ export interface HttpGateway {
 export async function httpGateway(
   home: string,
   args: readonly string[] = [],
+  env?: NodeJS.ProcessEnv,
 ): Promise<HttpGateway> {
   const tokenFile = join(tempDir('mcprt-gw-token-'), 'token');
   writeFileSync(tokenFile, `${TOKEN}\n`, { mode: 0o600 });
@@ -137,7 +138,7 @@ export async function httpGateway(
       tokenFile,
       ...args,
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    { stdio: ['ignore', 'ignore', 'pipe'], ...(env === undefined ? {} : { env }) },
   );
   let stderr = '';
   const url = await new Promise<string>((resolve, reject) => {

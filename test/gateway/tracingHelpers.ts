@@ -6,25 +6,15 @@
  * of what the fixture received and the receiver got.
  */
 
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
-import {
-  FIXTURES,
-  makeHome,
-  shExecEnvironment,
-  NODE,
-  tempDir,
-  waitFor,
-} from '../helpers/fixtures.js';
+import { FIXTURES, makeHome, shExecEnvironment, tempDir, waitFor } from '../helpers/fixtures.js';
 import type { OtlpReceiver, ReceivedSpan } from '../helpers/otlpReceiver.js';
-import type { Era } from './helpers.js';
-import { CLI, stdioServer, texts, TOKEN } from './helpers.js';
+import type { Era, HttpGateway } from './helpers.js';
+import { httpGateway as sharedHttpGateway, stdioServer, texts, TOKEN } from './helpers.js';
 
 export const TRACE_SERVER = join(FIXTURES, 'trace-server.mjs');
 export const ARG = 's3cret-arg-value';
@@ -66,53 +56,11 @@ export function otelEnv(receiver: OtlpReceiver, extra: Record<string, string> = 
   });
 }
 
-export interface Gateway {
-  readonly url: string;
-  readonly child: ChildProcess;
-  stderr(): string;
-  stop(): Promise<void>;
-}
+export type Gateway = HttpGateway;
 
-export async function httpGateway(
-  env: Record<string, string>,
-  gatewayHome: string,
-): Promise<Gateway> {
-  const tokenFile = join(tempDir('mcprt-gw-trace-token-'), 'token');
-  writeFileSync(tokenFile, `${TOKEN}\n`, { mode: 0o600 });
-  const child = spawn(
-    NODE,
-    [
-      CLI,
-      '--home',
-      gatewayHome,
-      'serve',
-      '--listen',
-      'http://127.0.0.1:0',
-      '--http-token-file',
-      tokenFile,
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'], env },
-  );
-  let stderr = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`mcprt serve exited with ${code}: ${stderr}`)));
-    child.stderr!.on('data', (d: Buffer) => {
-      stderr += String(d);
-      const m = /listening on (\S+)/.exec(stderr);
-      if (m) resolve(m[1]!);
-    });
-  });
-  return {
-    url,
-    child,
-    stderr: () => stderr,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
+/** `mcprt serve --listen http://127.0.0.1:0` (helpers.ts) with the tracing environment `env`. */
+export function httpGateway(env: Record<string, string>, gatewayHome: string): Promise<Gateway> {
+  return sharedHttpGateway(gatewayHome, [], env);
 }
 
 export async function httpClient(url: string, era: Era, headers: Record<string, string> = {}) {
