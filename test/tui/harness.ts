@@ -14,6 +14,7 @@ import { AppServer } from '@mcprt/app-server';
 import { Runtime } from '@mcprt/runtime';
 import { McprtClient } from '@mcprt/sdk';
 import { App, TuiController } from '@mcprt/tui';
+import type { AppHost } from '@mcprt/tui';
 
 import { InProcessTransport } from '../../packages/cli/src/inProcess.js';
 import { makeHome, waitFor } from '../helpers/fixtures.js';
@@ -40,7 +41,7 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function startTui(
   configToml: string,
   columns: number,
-  options: { readonly view?: string } = {},
+  options: { readonly view?: string; readonly apps?: AppHost } = {},
 ): Promise<TuiUnderTest> {
   const home = makeHome(configToml);
   const runtime = Runtime.load({ home });

@@ -13,6 +13,8 @@ import { toProtocolError } from './errorMap.js';
 import { reloadConfig } from './handlers/configReload.js';
 import { listEnvironments } from './handlers/environmentList.js';
 import { listHistory } from './handlers/historyList.js';
+import { listTasks } from './handlers/taskList.js';
+import { taskResult } from './handlers/taskResult.js';
 import { cancelTool } from './handlers/toolCancel.js';
 import { initialize } from './handlers/initialize.js';
 import { oauthLogin } from './handlers/oauthLogin.js';
@@ -49,6 +51,8 @@ const handlers: Handlers = {
   'environment/list': listEnvironments,
   'mcpServer/tool/cancel': cancelTool,
   'history/list': listHistory,
+  'mcpServer/task/list': listTasks,
+  'mcpServer/task/result': taskResult,
   'mcpServer/tool/search': searchTools,
   'thread/toolView/get': getToolView,
 };

@@ -27,7 +27,7 @@ export class ProbeSession {
   async get(): Promise<Session> {
     if (this.current && this.now() - this.current.startedAt > this.ttlMs) await this.invalidate();
     if (!this.current) {
-      const session = this.runtime.startSession({ cwd: process.cwd() });
+      const session = this.runtime.startSession({ cwd: process.cwd(), mcpApps: true });
       this.starts += 1;
       this.current = {
         session,

@@ -15,10 +15,11 @@ import type {
   ToolCallStarted,
 } from '@mcprt/runtime';
 
+import type { McpAppFields } from './appUi.js';
 import type { RpcPeer } from './rpcPeer.js';
 import type { ToolCallEncoder } from './toolCallText.js';
 
-export function toolCallItem(e: ToolCallStarted | ToolCallCompleted) {
+export function toolCallItem(e: ToolCallStarted | ToolCallCompleted, app?: McpAppFields) {
   const done = 'status' in e;
   const result = done && e.result ? e.result : null;
   return {
@@ -44,6 +45,7 @@ export function toolCallItem(e: ToolCallStarted | ToolCallCompleted) {
       : null,
     error: done && e.error !== null ? { message: e.error } : null,
     durationMs: done ? e.durationMs : null,
+    ...app,
   };
 }
 

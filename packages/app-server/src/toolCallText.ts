@@ -34,6 +34,9 @@ export class ToolCallEncoder {
   /** Result text by call id, from `item/completed` until the call's response takes it. */
   private readonly resultTexts = new Map<string, { result: object; text: string }>();
 
+  /** `appUi`: the called tool's MCP App as item members, '' when none (appUi.ts). */
+  constructor(private readonly appUi: (e: ToolCallStarted) => string = () => '') {}
+
   /** `item/started` params. */
   started(e: ToolCallStarted): string {
     const args = this.argumentsText(e);
@@ -81,7 +84,7 @@ export class ToolCallEncoder {
     error: string,
     durationMs: string,
   ): string {
-    return `{"type":"mcpToolCall","id":${id},"server":${this.quote(e.server)},"tool":${this.quote(e.tool)},"status":${status},"arguments":${args},"environmentId":${e.environmentId === null ? 'null' : this.quote(e.environmentId)},"result":${result},"error":${error},"durationMs":${durationMs}}`;
+    return `{"type":"mcpToolCall","id":${id},"server":${this.quote(e.server)},"tool":${this.quote(e.tool)},"status":${status},"arguments":${args},"environmentId":${e.environmentId === null ? 'null' : this.quote(e.environmentId)},"result":${result},"error":${error},"durationMs":${durationMs}${this.appUi(e)}}`;
   }
 
   private argumentsText(e: ToolCallStarted): string {

@@ -23,6 +23,7 @@ import {
   withRegistrationMeta,
 } from './naming.js';
 import { STATUS_RESOURCE_URI, wrapResourceUri } from './resourceUri.js';
+import { gatewayToolMeta } from './uiResources.js';
 
 type Item = Record<string, unknown>;
 
@@ -192,9 +193,11 @@ export class Catalog {
 
 /** A view's tool as the gateway lists it: the model's definition and the registration. */
 function listedTool(tool: ViewTool): Item {
+  // An MCP App's UI resource is named in the gateway's form for the tool's scope.
+  const meta = gatewayToolMeta(tool.entry.tool['_meta'], tool.scope, wrapResourceUri);
   return {
     ...tool.definition,
-    _meta: withRegistrationMeta(tool.entry.tool['_meta'], tool.scope, {
+    _meta: withRegistrationMeta(meta, tool.scope, {
       tool: tool.entry.tool.name,
     }),
   };

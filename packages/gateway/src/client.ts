@@ -18,12 +18,14 @@ import type { Observability } from './observability/observability.js';
 import type { OperationTable } from './operationTable.js';
 import type { OperationClient } from './operations.js';
 import type { GatewayCore } from './serverFactory.js';
+import type { GatewayTaskTable } from './taskTable.js';
 
 /** What every client shares: the gateway. */
 export interface SharedCore {
   readonly session: Session;
   readonly operations: OperationTable;
   readonly handovers: HandoverTable;
+  readonly tasks: GatewayTaskTable;
   readonly instructions: string;
   readonly inputTimeoutMs: number;
   readonly observability: Observability;
@@ -70,6 +72,9 @@ export class ClientCore implements GatewayCore, OperationClient {
   }
   get handovers(): HandoverTable {
     return this.shared.handovers;
+  }
+  get tasks(): GatewayTaskTable {
+    return this.shared.tasks;
   }
   get instructions(): string {
     return this.shared.instructions;

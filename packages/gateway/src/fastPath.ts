@@ -26,6 +26,7 @@ import {
   resultLine,
   withContent,
 } from './fastPathShapes.js';
+import { TASKS_EXTENSION } from './tasks.js';
 import { envelopeFingerprint, modernCall, ModernEnvelopes } from './fastPathModern.js';
 import type { ElicitationModes, Operation, RoundListener, RoundOutcome } from './operations.js';
 import type { GatewayCore } from './serverFactory.js';
@@ -123,6 +124,8 @@ export class FastToolCalls {
     if (method !== 'tools/call') return false;
     const call = modernCall(message);
     if (call === undefined || this.inflight.has(call.id)) return false;
+    // A client that takes tasks may get one: the SDK handler's path (tasks.ts).
+    if (declaresTasks(call.capabilities)) return false;
     if (!envelopes.accepts(call.fingerprint)) {
       envelopes.observe(call.id, call.fingerprint);
       return false;
@@ -352,4 +355,10 @@ class FastCall implements RoundListener<unknown> {
   roundEnded(outcome: RoundOutcome<unknown>): void {
     this.owner.answered(this, outcome);
   }
+}
+
+/** A 2026 client's request capabilities declare the tasks extension. */
+function declaresTasks(capabilities: unknown): boolean {
+  const extensions = isPlain(capabilities) ? capabilities['extensions'] : undefined;
+  return isPlain(extensions) && extensions[TASKS_EXTENSION] !== undefined;
 }

@@ -16,6 +16,14 @@ import type { ToolCallParams } from './toolCall.js';
 type Id = string | number;
 type Json = Record<string, unknown>;
 
+/**
+ * The `@modelcontextprotocol/server` version whose acceptance rules the fast paths copy (here:
+ * `plainCall`, `looksLikeToolResult`, `errorBody`; in fastPathModern.ts: the envelope keys and the
+ * 2026 result encoding); test/repository/sdkVersionPin.test.ts fails on any other installed
+ * version, naming what to re-check.
+ */
+export const WRITTEN_AGAINST_SDK = '2.4.0';
+
 /** Keys of `_meta` the SDK reads itself (the 2026-07-28 envelope, related-task). */
 const RESERVED_META_PREFIX = 'io.modelcontextprotocol/';
 /** The SDK answers -32002 as -32602 on the 2025 wire. */

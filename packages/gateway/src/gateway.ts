@@ -26,6 +26,7 @@ import { ClientCore } from './client.js';
 import type { SharedCore } from './client.js';
 import { instructionsFor, selectEnvironments } from './gatewaySetup.js';
 import { grantFor } from './policy.js';
+import { GatewayTaskTable } from './taskTable.js';
 import { HandoverTable } from './handover.js';
 import { LoginWatch } from './loginWatch.js';
 import { ChangeNotifier, logTo } from './notifier.js';
@@ -33,6 +34,7 @@ import { Observability } from './observability/observability.js';
 import { OperationTable } from './operationTable.js';
 import { createGatewayServer } from './serverFactory.js';
 import { defaultLoginCommand, startupMessage, statusDocument } from './status.js';
+import { messageDeclaresApps } from './uiResources.js';
 import type { LogLevel, LoginCommand } from './status.js';
 
 export interface GatewayOptions {
@@ -71,6 +73,7 @@ export class Gateway implements SharedCore {
   readonly view: string | null;
   readonly operations: OperationTable;
   readonly handovers = new HandoverTable();
+  readonly tasks = new GatewayTaskTable();
   readonly notifier = new ChangeNotifier();
   /** Health, readiness and metrics (`/healthz`, `/readyz`, `/metrics` on the HTTP listener). */
   readonly observability: Observability;
@@ -87,6 +90,8 @@ export class Gateway implements SharedCore {
   private readonly catalogs = new Map<string, Catalog>();
   private readonly localClient: ClientCore;
   private closed = false;
+  /** Servers are told the host renders MCP Apps (a stdio client declared it; HTTP: always). */
+  private appsUpstream = false;
 
   constructor(options: GatewayOptions) {
     const cwd = options.cwd ?? process.cwd();
@@ -109,6 +114,8 @@ export class Gateway implements SharedCore {
       ...(environments !== undefined ? { environments } : {}),
       ...(options.sandboxState !== undefined ? { sandboxState: options.sandboxState } : {}),
       onElicitation: (request) => this.elicit(request),
+      // MCP Apps are declared to servers when the host renders them (uiResources.ts).
+      mcpApps: () => this.appsUpstream,
     });
     this.observability = new Observability(this.session, this.operations, {
       metricsPublic: options.runtime.config.serve.metricsPublic,
@@ -161,6 +168,8 @@ export class Gateway implements SharedCore {
       () => undefined,
       () => undefined, // required servers that failed are reported per server, like the others
     );
+    // Tasks an earlier run left unfinished are followed again to their end (in the history).
+    void this.startup.then(() => this.closed || this.session.tasks.resumeAll());
   }
 
   /**
@@ -280,6 +289,13 @@ export class Gateway implements SharedCore {
    */
   servesManyClients(): void {
     this.operations.attributing = true;
+    // Its clients share the servers' connections: app-only tools are hidden per client instead.
+    this.appsUpstream = true;
+  }
+
+  /** A stdio client's message, before it is served: does the client render MCP Apps? */
+  noteClientMessage(message: unknown): void {
+    if (!this.appsUpstream && messageDeclaresApps(message)) this.appsUpstream = true;
   }
 
   /**

@@ -9,10 +9,13 @@
  * The environment id and server name are percent-encoded (`encodeURIComponent`), so they never
  * contain `/`; the original URI follows unchanged, so a wrapped resource template expands to
  * exactly the wrapped form of what the original template expands to. `unwrapResourceUri` is the
- * inverse of `wrapResourceUri` for every scope and every string.
+ * inverse of `wrapResourceUri` for every scope and every string. A `ui://` URI (an MCP App's) is
+ * wrapped into the `ui://mcprt/…` twin of this form instead (uiResources.ts).
  */
 
 import type { RegistrationScope } from '@mcprt/runtime';
+
+import { unwrapUiUri, wrapUiUri } from './uiResources.js';
 
 export const GATEWAY_URI_SCHEME = 'mcprt:';
 
@@ -20,6 +23,9 @@ export const GATEWAY_URI_SCHEME = 'mcprt:';
 export const STATUS_RESOURCE_URI = 'mcprt://gateway/status';
 
 export function wrapResourceUri(scope: RegistrationScope, uri: string): string {
+  // A `ui://` resource (an MCP App) keeps its scheme: hosts render only those (uiResources.ts).
+  const ui = wrapUiUri(scope, uri);
+  if (ui !== undefined) return ui;
   const server = encodeURIComponent(scope.name);
   return scope.environmentId === null
     ? `mcprt://thread/${server}/${uri}`
@@ -31,6 +37,8 @@ const THREAD_FORM = /^mcprt:\/\/thread\/([^/]+)\/([\s\S]*)$/;
 
 /** The scope and original URI of a wrapped URI, or null when `uri` is not one. */
 export function unwrapResourceUri(uri: string): { scope: RegistrationScope; uri: string } | null {
+  const ui = unwrapUiUri(uri);
+  if (ui !== null) return ui;
   try {
     const env = ENV_FORM.exec(uri);
     if (env) {

@@ -49,13 +49,13 @@ import {
 } from './toolCall.js';
 import type { Run, ToolCallParams } from './toolCall.js';
 import { noteScope, tracedBy } from './tracing.js';
+import type { GatewayTaskTable } from './taskTable.js';
+import { advertiseTasks, callAsTask, serveTasks, taskRequested } from './tasks.js';
+import { advertiseApps, toolsForClient } from './uiResources.js';
 
 export const GATEWAY_VERSION = '0.1.0';
 
-/**
- * What the handlers of one client see (client.ts): the one session behind the gateway, the
- * client's catalog (its view and environments) and who it is.
- */
+/** What the handlers of one client see (client.ts): the session, its catalog, who it is. */
 export interface GatewayCore {
   readonly session: Session;
   readonly catalog: Catalog;
@@ -64,6 +64,7 @@ export interface GatewayCore {
   readonly operations: OperationTable;
   /** Calls the stdio fast path handed to the SDK server to finish. */
   readonly handovers: HandoverTable;
+  readonly tasks: GatewayTaskTable; // tasks made for clients (tasks.ts)
   /** The status resource's text. */
   statusText(): string;
   /** Start the registrations if nothing has yet (the first real request does). */
@@ -106,6 +107,8 @@ export function createGatewayServer(core: GatewayCore): Server {
       },
     },
   );
+  advertiseApps(server, core.catalog);
+  advertiseTasks(server, core.session);
   const refused = core.client.access.refused;
   if (refused !== null) {
     // A caller no policy grants anything: every request is refused, saying so.
@@ -116,11 +119,14 @@ export function createGatewayServer(core: GatewayCore): Server {
   // Each request a SERVER span when tracing is on (tracing.ts).
   const traced = tracedBy(() => server.getNegotiatedProtocolVersion());
   server.setRequestHandler('tools/list', (_, ctx) =>
-    traced(ctx, undefined, async () => ({ tools: (await core.catalog.listTools()) as never })),
+    traced(ctx, undefined, async () => ({
+      tools: toolsForClient(server, ctx, await core.catalog.listTools()) as never,
+    })),
   );
   server.setRequestHandler('tools/call', (request, ctx) =>
     traced(ctx, request.params.name, () => callTool(core, server, request.params, ctx)),
   );
+  serveTasks(server, core);
   server.setRequestHandler('resources/list', (_, ctx) =>
     traced(ctx, undefined, async () => ({
       resources: (await core.catalog.listResources()) as never,
@@ -156,7 +162,7 @@ const GATEWAY_METHODS = [
 async function callTool(
   core: GatewayCore,
   server: Server,
-  params: { name: string; arguments?: Record<string, unknown> | undefined },
+  params: { name: string; arguments?: Record<string, unknown> | undefined; task?: unknown },
   ctx: ServerContext,
 ) {
   const subject = toolSubject(params.name);
@@ -178,6 +184,10 @@ async function callTool(
       }
     }
     target = inner;
+  }
+  const wire = taskRequested(ctx, params);
+  if (wire !== null) {
+    return callAsTask(core, () => startToolCall(core, target, ctx.mcpReq._meta), wire, ctx);
   }
   return serveOperation(
     core,

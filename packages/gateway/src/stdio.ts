@@ -28,7 +28,10 @@ export function serveGatewayStdio(
   // One client: the process that started the gateway, served by the fast path and the SDK alike.
   const client = gateway.local();
   const fast = new FastToolCalls(client, wire);
-  wire.take = (message) => fast.take(message);
+  wire.take = (message) => {
+    gateway.noteClientMessage(message); // before the servers start (uiResources.ts)
+    return fast.take(message);
+  };
   wire.onsent = (message) => fast.sent(message);
   const closed = wire.closed.then(() => fast.close());
   const handle = serveStdio(

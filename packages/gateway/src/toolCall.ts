@@ -25,6 +25,8 @@ export interface ToolCallParams {
 export type Run = (
   cancel: CallCancel,
   onProgress: (update: ProgressUpdate) => void,
+  /** Tasks (tasks.ts): what the client takes, and what the gateway is told of the task. */
+  task?: ToolCallRequest['task'],
 ) => Promise<unknown>;
 
 /** What an operation subject is called for a tool (a resumed round must name the same). */
@@ -100,7 +102,7 @@ export function toolRun(
   const { identity } = core.client;
   // The session holds calls to its own view; with caller policies the client's view is recorded.
   const view = core.session.view === null ? core.client.access.view : null;
-  return (cancel, onProgress) => {
+  return (cancel, onProgress, task) => {
     const request: Mutable<ToolCallRequest> = {
       server: entry.scope.name,
       environmentId: entry.scope.environmentId,
@@ -114,6 +116,7 @@ export function toolRun(
     if (authority !== undefined) request.sandboxAuthority = authority;
     if (identity !== undefined) request.caller = identity;
     if (view !== null) request.view = view;
+    if (task !== undefined) request.task = task;
     const call = core.session.callTool(request);
     core.client.metrics.track(entry.scope, call, cancel);
     return call;

@@ -164,4 +164,11 @@ export {
   HistoryEntry,
   HistoryListParams,
   HistoryListResult,
+  HistoryTask,
 } from './methods/history.js';
+export {
+  McpServerTaskListParams,
+  McpServerTaskListResult,
+  McpServerTaskResultParams,
+  McpServerTaskResultResult,
+} from './methods/task.js';

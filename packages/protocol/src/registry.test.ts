@@ -28,6 +28,8 @@ describe('method table', () => {
       'config/mcpServer/reload': false,
       'mcpServer/tool/cancel': false,
       'history/list': false,
+      'mcpServer/task/list': false,
+      'mcpServer/task/result': false,
       'environment/list': false,
       'mcpServer/tool/search': false,
       'thread/toolView/get': false,

@@ -17,6 +17,12 @@ import { ConfigMcpServerReloadParams, ConfigMcpServerReloadResult } from './meth
 import { EnvironmentListParams, EnvironmentListResult } from './methods/environment.js';
 import { HistoryListParams, HistoryListResult } from './methods/history.js';
 import {
+  McpServerTaskListParams,
+  McpServerTaskListResult,
+  McpServerTaskResultParams,
+  McpServerTaskResultResult,
+} from './methods/task.js';
+import {
   InitializedNotificationParams,
   InitializeParams,
   InitializeResult,
@@ -140,6 +146,16 @@ export const clientRequests = {
     HistoryListParams,
     HistoryListResult,
     "List recorded tool calls, newest first (mcprt extension): those of the threads this connection started (a `threadId` it did not start is `thread not found`); only a privileged connection (the app-server's stdio, an in-process client) lists every thread's.",
+  ),
+  'mcpServer/task/list': request(
+    McpServerTaskListParams,
+    McpServerTaskListResult,
+    'List tool calls the servers ran as MCP tasks, newest first, with their state (mcprt extension; the same threads as `history/list`).',
+  ),
+  'mcpServer/task/result': request(
+    McpServerTaskResultParams,
+    McpServerTaskResultResult,
+    "A task call's finished record, once the task has ended — resumed if the process that started it is gone; `item/completed` for the call goes to the asking thread (mcprt extension).",
   ),
   'environment/list': request(
     EnvironmentListParams,

@@ -82,6 +82,8 @@ describe('generated JSON Schema', () => {
       'clientToServer request config/mcpServer/reload',
       'clientToServer request mcpServer/tool/cancel',
       'clientToServer request history/list',
+      'clientToServer request mcpServer/task/list',
+      'clientToServer request mcpServer/task/result',
       'clientToServer request environment/list',
       'clientToServer request mcpServer/tool/search',
       'clientToServer request thread/toolView/get',

@@ -121,6 +121,17 @@ export type {
   TransportConfig,
 } from './config/types.js';
 
+// MCP Apps (io.modelcontextprotocol/ui): what hosts declare, what tools name
+export {
+  MCP_APPS_EXTENSION,
+  MCP_APP_MIME_TYPE,
+  LEGACY_UI_RESOURCE_URI_KEY,
+  declaresMcpApps,
+  isAppOnlyTool,
+  rewriteToolUiResourceUri,
+  toolUiResourceUri,
+} from './apps/mcpApps.js';
+
 // Runtime and sessions
 export { Runtime, HISTORY_FILE_NAME } from './manager/runtime.js';
 export type { RuntimeLoadOptions } from './manager/runtime.js';
@@ -202,7 +213,12 @@ export type {
   HistoryQuery,
   HistoryPage,
   HistorySink,
+  HistoryTask,
 } from './history/types.js';
+// Tool calls run as tasks (docs/tool-calls.md)
+export { SessionTasks, TaskNotFoundError } from './manager/sessionTasks.js';
+export type { ResumeOptions } from './manager/sessionTasks.js';
+export type { TaskRef, TaskState, TaskStatus, TaskWire } from './connection/taskWire.js';
 export { redactArguments, redactText, Redactor, capResult, REDACTED } from './history/redact.js';
 export type { RedactOptions } from './history/redact.js';
 

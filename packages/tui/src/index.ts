@@ -15,6 +15,7 @@ export type {
   TuiControllerOptions,
   TuiState,
 } from './controller/controller.js';
+export type { AppHost } from './controller/apps.js';
 export type { Cell } from './model/cells.js';
 export type { EnvironmentSummary } from './model/mcpView.js';
 export type { Registration } from './model/registrations.js';

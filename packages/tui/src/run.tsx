@@ -9,6 +9,7 @@ import { render } from 'ink';
 import type { McprtClient } from '@mcprt/sdk';
 
 import { App } from './components/App.js';
+import type { AppHost } from './controller/apps.js';
 import { TuiController } from './controller/controller.js';
 
 export interface RunTuiOptions {
@@ -18,6 +19,8 @@ export interface RunTuiOptions {
   readonly cwd?: string;
   /** The view the thread runs under (`mcprt tui --view NAME`; default: none). */
   readonly view?: string;
+  /** Where `/app` writes and how it opens a file in the browser (the CLI's opener). */
+  readonly apps?: AppHost;
   readonly stdin?: NodeJS.ReadStream;
   readonly stdout?: NodeJS.WriteStream;
 }
@@ -27,6 +30,7 @@ export async function runTui(client: McprtClient, options: RunTuiOptions): Promi
     connectionLabel: options.connectionLabel,
     ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
     ...(options.view !== undefined ? { view: options.view } : {}),
+    ...(options.apps !== undefined ? { apps: options.apps } : {}),
   });
   const instance = render(<App controller={controller} />, {
     exitOnCtrlC: false,

@@ -32,6 +32,17 @@ export async function listHistory(
   params: HistoryListInput | null | undefined,
   ctx: HandlerContext,
 ) {
+  const { store, query } = historyQuery(params, ctx);
+  try {
+    return store.list(query);
+  } catch (error) {
+    if (error instanceof HistoryCursorError) throw invalidRequest(error.message);
+    throw error;
+  }
+}
+
+/** The store and the query for `params`, limited to the threads the connection may read. */
+export function historyQuery(params: HistoryListInput | null | undefined, ctx: HandlerContext) {
   const store = ctx.state.runtime.history;
   if (!store) throw internalError('tool-call history is disabled (set [history] enabled = true)');
   const p = params ?? {};
@@ -57,10 +68,5 @@ export async function listHistory(
     ...(p.cursor != null ? { cursor: p.cursor } : {}),
     ...(p.limit != null ? { limit: p.limit } : {}),
   };
-  try {
-    return store.list(query);
-  } catch (error) {
-    if (error instanceof HistoryCursorError) throw invalidRequest(error.message);
-    throw error;
-  }
+  return { store, query };
 }

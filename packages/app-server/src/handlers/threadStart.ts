@@ -17,6 +17,7 @@ import type { HandlerContext } from '../context.js';
 import { internalError, invalidRequest } from '../errorMap.js';
 import type { ThreadRecord } from '../threads.js';
 import { wireThread } from '../threads.js';
+import { AppUiLookup } from '../appUi.js';
 import { primeToolCallHandling } from '../callWarmUp.js';
 import { elicitThroughPeer, forwardToolCalls, startupNotification } from '../threadEvents.js';
 import { ToolCallEncoder } from '../toolCallText.js';
@@ -51,12 +52,15 @@ export async function threadStart(params: ThreadStartInput, ctx: HandlerContext)
       sandboxState: params.sandboxState,
       onElicitation: elicitThroughPeer(ctx.peer),
       view: params.view ?? null,
+      // The app-server's clients can render or open MCP Apps (the TUI's `/app`).
+      mcpApps: true,
     });
   } catch (error) {
     if (error instanceof UnknownViewError) throw invalidRequest(error.message);
     throw error;
   }
-  const encoder = new ToolCallEncoder();
+  const apps = new AppUiLookup(() => session.tools());
+  const encoder = new ToolCallEncoder((e) => apps.text(e.scope, e.tool));
   forwardToolCalls(session, ctx.peer, encoder);
   const thread: ThreadRecord = {
     id: session.threadId,
@@ -98,6 +102,8 @@ export async function threadStart(params: ThreadStartInput, ctx: HandlerContext)
     ctx.peer.notify('thread/started', { thread: wire });
     live = true;
     for (const e of held.splice(0)) forward(e);
+    // Tasks an earlier run left unfinished are followed again to their end (in the history).
+    session.tasks.resumeAll();
   });
   return { thread: wire };
 }

@@ -19,7 +19,6 @@ import { configFile, openRuntime } from '../runtime.js';
 import { readOrCreateToken } from '../tokenFile.js';
 import { closeOnSignal, stopProcess, watchParent } from '../shutdown.js';
 import { startTracing } from '../telemetry.js';
-import { tierUpAfterFirstCall } from '../v8Tiering.js';
 
 export async function appServerCommand(
   argv: readonly string[],
@@ -50,7 +49,6 @@ export async function appServerCommand(
   // Before anything serves; its flush runs last on a signal, or after the server closed.
   const stopTracing = await startTracing(io);
   const runtime = openRuntime(globals, io);
-  tierUpAfterFirstCall(runtime, (message) => io.err(`warning: ${message}`));
   const server = new AppServer({
     runtime,
     home,

@@ -25,7 +25,6 @@ import { joinServeChain } from '../serveChain.js';
 import { checkHttpListen, listenHttp, parseHttpListen } from '../serveHttp.js';
 import { closeOnSignal, stopProcess, watchParent } from '../shutdown.js';
 import { startTracing } from '../telemetry.js';
-import { tierUpAfterFirstCall } from '../v8Tiering.js';
 
 export async function serveCommand(
   argv: readonly string[],
@@ -72,7 +71,6 @@ export async function serveCommand(
   // Before anything serves; its flush runs last on a signal, or after the runtime closed.
   const stopTracing = await startTracing(io);
   const runtime = openRuntime(globals, io);
-  tierUpAfterFirstCall(runtime, (message) => io.err(`warning: ${message}`));
   let gateway: Gateway | undefined;
   try {
     const auth = runtime.config.serve.auth;

@@ -19,6 +19,7 @@ import { McprtClient, SDK_VERSION } from '@mcprt/sdk';
 import type { GlobalOptions } from '../args.js';
 import { parse, UsageError } from '../args.js';
 import { InProcessTransport } from '../inProcess.js';
+import { openFileInBrowser } from '../openApp.js';
 import type { Io } from '../io.js';
 import { configFile, openRuntime } from '../runtime.js';
 import { closeOnSignal } from '../shutdown.js';
@@ -51,6 +52,8 @@ export async function tuiCommand(
     throw new UsageError('tui: the terminal UI needs a terminal on stdin and stdout');
 
   const { runTui } = await import('@mcprt/tui');
+  // `/app … open` only: the TUI never opens a browser by itself.
+  const apps = { openInBrowser: openFileInBrowser };
   if (remote !== null) {
     if (globals.home !== undefined || globals.codexHome !== undefined)
       io.err(
@@ -61,7 +64,7 @@ export async function tuiCommand(
       ...(token !== undefined ? { token } : {}),
     });
     try {
-      await runTui(client, { connectionLabel: remote, ...view });
+      await runTui(client, { connectionLabel: remote, ...view, apps });
     } finally {
       await client.close();
     }
@@ -83,7 +86,7 @@ export async function tuiCommand(
       clientInfo: CLIENT_INFO,
     });
     try {
-      await runTui(client, { connectionLabel: 'in-process app-server', ...view });
+      await runTui(client, { connectionLabel: 'in-process app-server', ...view, apps });
     } finally {
       await client.close();
     }

@@ -2,8 +2,9 @@
  * How `mcprt history` shows recorded tool calls: one line per call, newest first — start time,
  * status, `server@env.tool(arguments)`, duration (none for a `refused` call, which never reached
  * a server), the view the call was made through when there was one, the gateway caller who made
- * it when there was one (`[caller alice (client web)]`), and the error text. `--json` prints the
- * page as listed (every record with its `view` and `caller`, null when none).
+ * it when there was one (`[caller alice (client web)]`), the server's task when it ran as one
+ * (`[task <id>]`: with status `inProgress` a task not yet followed to its end), and the error
+ * text. `--json` prints the page as listed (every record with its `view`, `caller` and `task`).
  *
  * A caller's subject and client id come from access tokens, i.e. from whoever the issuer let
  * choose them: they are shown through the terminal sanitiser with line breaks as `?` too, so
@@ -32,8 +33,9 @@ export function historyLine(r: ToolCallRecord): string {
   const args = r.arguments === null ? '' : JSON.stringify(r.arguments);
   const view = r.view === null ? '' : `  [view ${r.view}]`;
   const caller = r.caller === null ? '' : `  [caller ${callerText(r.caller)}]`;
+  const task = r.task === null ? '' : `  [task ${sanitizeTerminalText(r.task.id)}]`;
   const error = r.error ? `  ${r.error}` : '';
-  return `${new Date(r.startedAt).toISOString()}  ${r.status.padEnd(10)} ${who}.${r.tool}(${args})${took}${view}${caller}${error}`;
+  return `${new Date(r.startedAt).toISOString()}  ${r.status.padEnd(10)} ${who}.${r.tool}(${args})${took}${view}${caller}${task}${error}`;
 }
 
 /** The human listing of a page (`No tool calls recorded.` when empty). */

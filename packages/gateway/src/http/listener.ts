@@ -48,6 +48,9 @@ import type { GatewayTlsFiles } from './tls.js';
 import { readTlsFiles } from './tls.js';
 import { BodyTooLargeError, sendWebResponse, toWebRequest } from './webBridge.js';
 
+/** How long an idle client connection is kept (the client's request may be on its way). */
+const KEEP_ALIVE_MS = 65_000;
+
 export const GATEWAY_HTTP_PATH = '/mcp';
 const MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024;
 const TEXT = { 'content-type': 'text/plain' };
@@ -104,8 +107,8 @@ export async function listenGatewayHttp(
         ? undefined
         : given;
   const scheme = credentials === undefined ? 'http' : 'https';
-  gateway.start();
   gateway.servesManyClients();
+  gateway.start();
   const modern = createMcpHandler(
     ({ era, authInfo }) => gateway.createServer({ era, track: false, caller: callerOf(authInfo) }),
     {
@@ -170,6 +173,10 @@ export async function listenGatewayHttp(
   const http =
     credentials === undefined ? createServer(handler) : createHttpsServer(credentials, handler);
   gateway.observability.watch(http);
+  // Idle client connections live longer than Node's 5 s default, so a client's next request does
+  // not race the server closing the connection under it (seen as `fetch failed` under load).
+  http.keepAliveTimeout = KEEP_ALIVE_MS;
+  http.headersTimeout = KEEP_ALIVE_MS + 1000;
 
   const wanted = `${scheme}://${bracketed(host)}:${options.port}${GATEWAY_HTTP_PATH}`;
   try {

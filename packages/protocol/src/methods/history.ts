@@ -24,6 +24,17 @@ export const HistoryCaller = z
   .meta({ id: 'HistoryCaller' });
 export type HistoryCaller = z.infer<typeof HistoryCaller>;
 
+export const HistoryTask = z
+  .object({
+    id: z.string().describe("The server's task id."),
+    wire: z
+      .enum(['core', 'extension'])
+      .describe('`core`: 2025-11-25 tasks; `extension`: the 2026-07-28 tasks extension.'),
+  })
+  .describe('A tool call the server ran as an MCP task (docs/tool-calls.md).')
+  .meta({ id: 'HistoryTask' });
+export type HistoryTask = z.infer<typeof HistoryTask>;
+
 export const HistoryListParams = z
   .object({
     threadId: z
@@ -82,6 +93,9 @@ export const HistoryEntry = z
     error: z.string().nullable(),
     startedAt: z.int().describe('Unix ms.'),
     durationMs: z.int().nullable(),
+    task: HistoryTask.nullable()
+      .optional()
+      .describe('The task the server made of the call; null (or absent) when it made none.'),
   })
   .meta({ id: 'HistoryEntry' });
 export type HistoryEntry = z.infer<typeof HistoryEntry>;

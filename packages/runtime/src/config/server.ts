@@ -57,6 +57,7 @@ const SERVER_KEYS = new Set([
   'startup_timeout_sec',
   'startup_timeout_ms',
   'tool_timeout_sec',
+  'task_timeout_sec',
   'default_tools_approval_mode',
   'enabled_tools',
   'disabled_tools',
@@ -217,6 +218,8 @@ export function validateServer(
   const startupSec = readSeconds(f, 'startup_timeout_sec', error);
   const startupTimeoutMs = startupSec ?? startupMs ?? DEFAULT_STARTUP_TIMEOUT_MS;
   const toolTimeoutMs = readSeconds(f, 'tool_timeout_sec', error) ?? DEFAULT_TOOL_TIMEOUT_MS;
+  // A tool call that runs as a task (docs/tool-calls.md): the whole task; absent: tool_timeout_sec.
+  const taskTimeoutMs = readSeconds(f, 'task_timeout_sec', error);
 
   const defaultToolsApprovalMode =
     f.enumeration('default_tools_approval_mode', APPROVAL_MODES) ?? 'auto';
@@ -252,6 +255,7 @@ export function validateServer(
       required,
       startupTimeoutMs,
       toolTimeoutMs,
+      ...(taskTimeoutMs !== null ? { taskTimeoutMs } : {}),
       enabledTools,
       disabledTools,
       scopes,

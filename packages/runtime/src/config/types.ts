@@ -143,6 +143,8 @@ export interface ServerConfig {
   readonly required: boolean;
   readonly startupTimeoutMs: number;
   readonly toolTimeoutMs: number;
+  /** `task_timeout_sec`: how long a tool call that runs as a task may take in all (absent: `toolTimeoutMs`). */
+  readonly taskTimeoutMs?: number;
   readonly enabledTools: readonly string[] | null;
   readonly disabledTools: readonly string[] | null;
   readonly scopes: readonly string[] | null;

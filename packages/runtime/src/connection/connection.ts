@@ -14,7 +14,6 @@
 import type { Client, Transport } from '@modelcontextprotocol/client';
 
 import type { ServerConfig } from '../config/types.js';
-import type { ElicitationResponse, ServerElicitation } from '../elicitation/types.js';
 import type { ExecutionEnvironment } from '../environments/types.js';
 import { scopeLabel } from '../scope.js';
 import type { LaunchPlan } from '../launch/plan.js';
@@ -37,43 +36,29 @@ import type {
   GetPromptResult,
   McpResource,
   McpResourceTemplate,
-  ProgressUpdate,
   ReadResourceResult,
   ServerCapabilities,
   ServerInfo,
   ToolDefinition,
 } from './mcpTypes.js';
 import type { McpRequestError } from './requestErrors.js';
-import { requestFailureKind, translateRequestError } from './requestErrors.js';
+import { settledFailure } from './requestErrors.js';
 import { handshake, versionNegotiation } from './protocolVersion.js';
 import type { VerdictSlot } from './revisionVerdicts.js';
-import type { CallSignal } from './callCancel.js';
 import type { CallLimits, ToolCallParams } from './sdkToolCall.js';
 import { sdkToolCall, toolCallParams } from './sdkToolCall.js';
 import { getPrompt, readResource } from './serverRequests.js';
+import type { CallOptions, ConnectionListener } from './connectionTypes.js';
 import { ServerSkills } from './skills.js';
+import { TaskCalls } from './taskCalls.js';
+import type { TaskRef } from './taskWire.js';
+import { taskWireFor } from './taskWire.js';
 import { describeStartupFailure, StartupFailure } from './startupErrors.js';
 import type { RequestLimits } from './timeouts.js';
 import { clampMs, requestOptions } from './timeouts.js';
 import { listWhole } from './wholeList.js';
 
-export interface ConnectionListener {
-  /** Tools, resources or templates changed after startup (server sent `list_changed`). */
-  onInventoryChanged(): void;
-  /** The server asks the user for input; resolve with the host's answer. */
-  onElicitation(request: ServerElicitation): Promise<ElicitationResponse>;
-  /** The transport closed unexpectedly after startup. */
-  onClosed(reason: string): void;
-}
-
-export interface CallOptions {
-  readonly timeoutMs: number;
-  /** What cancels the call: an `AbortSignal`, or the lighter `CallCancel` (ADR 0023). */
-  readonly signal?: CallSignal;
-  /** Request `_meta`, sent as given (an object, or any value a client forwarded untouched). */
-  readonly meta?: unknown;
-  readonly onProgress?: (progress: ProgressUpdate) => void;
-}
+export type { CallOptions, ConnectionListener } from './connectionTypes.js';
 
 export class ServerConnection {
   /** The client of the current connection attempt (a new one per attempt). */
@@ -90,6 +75,7 @@ export class ServerConnection {
   private fast: FastToolCalls | undefined;
   /** True once the connection has ended (crash, kill, closed stream). */
   ended = false;
+  private readonly tasks: TaskCalls;
 
   constructor(
     readonly config: ServerConfig,
@@ -102,6 +88,12 @@ export class ServerConnection {
     private readonly verdict?: VerdictSlot,
   ) {
     this.client = this.newClient(versionNegotiation(config));
+    this.tasks = new TaskCalls({
+      config,
+      currentClient: () => this.client,
+      currentTransport: () => this.transport,
+      elicit: (request) => listener.onElicitation(request),
+    });
     this.inventory = new InventorySync(
       {
         fetchPage: async (method, cursor, limits) =>
@@ -262,6 +254,8 @@ export class ServerConnection {
   /** A client whose elicitation requests reach the listener. */
   private newClient(negotiation: ReturnType<typeof versionNegotiation>): Client {
     const client = createClient(this.config, negotiation);
+    const extensions = this.listener.clientExtensions?.();
+    if (extensions !== undefined) client.registerCapabilities({ extensions: extensions as never });
     bridgeElicitation(client, (request) => this.listener.onElicitation(request));
     return client;
   }
@@ -294,17 +288,31 @@ export class ServerConnection {
       signal: options.signal,
       onProgress: options.onProgress,
     };
+    const modern = this.client.getProtocolEra() === 'modern';
+    const find = () => this.tools.find((tool) => tool.name === name);
+    const wire = taskWireFor(modern, this.capabilities, find, options.task?.wanted === true);
+    if (wire !== null) {
+      const task = { ...limits, task: options.task };
+      return this.tasks.call(params, wire, task).catch((e: unknown) => this.rejectWith(e));
+    }
     const fast = this.fastPath();
     if (fast) return fast.callTool(params, limits, this.tools);
     return this.sdkCall(params, limits);
   }
 
-  private async sdkCall(params: ToolCallParams, limits: CallLimits): Promise<CallToolResult> {
-    try {
-      return await sdkToolCall(this.client, params, limits);
-    } catch (error) {
-      throw await this.requestFailure(error);
-    }
+  private sdkCall(params: ToolCallParams, limits: CallLimits): Promise<CallToolResult> {
+    return sdkToolCall(this.client, params, limits).catch((e: unknown) => this.rejectWith(e));
+  }
+
+  private async rejectWith(error: unknown): Promise<never> {
+    throw await this.requestFailure(error);
+  }
+
+  /** Follow a task an earlier process started (its history reference) to its end. */
+  resumeTask(ref: TaskRef, options: CallOptions): Promise<CallToolResult> {
+    const limits = { timeoutMs: clampMs(options.timeoutMs), signal: options.signal };
+    const task = { ...limits, onProgress: options.onProgress, task: options.task };
+    return this.tasks.resume(ref, task).catch((e: unknown) => this.rejectWith(e));
   }
 
   /** The fast path, when it serves this connection: a ready stdio one. */
@@ -339,6 +347,7 @@ export class ServerConnection {
     this.closing = true;
     this.stopHealthCheck();
     this.changes?.stop();
+    this.tasks.close();
     try {
       await this.client.close();
     } catch {
@@ -383,17 +392,8 @@ export class ServerConnection {
     };
   }
 
-  /**
-   * A request failed: a server that died under it says so (exit status or signal) instead of
-   * the transport's bare "Connection closed" — the exit status arrives with the process's exit
-   * event, a moment after the pipe closes.
-   */
-  private async requestFailure(error: unknown): Promise<McpRequestError> {
-    if (requestFailureKind(error, this.ended) === 'connection_closed') {
-      for (let i = 0; i < 10 && !this.exitInfo && !this.ended; i++) {
-        await new Promise((r) => setTimeout(r, 10));
-      }
-    }
-    return translateRequestError(error, this);
+  /** A request failed: translated once the connection's end is known (requestErrors.ts). */
+  private requestFailure(error: unknown): Promise<McpRequestError> {
+    return settledFailure(error, this);
   }
 }

@@ -21,6 +21,7 @@ import type { LaunchPlan } from '../launch/plan.js';
 import { StdioProcessTransport } from '../launch/stdioTransport.js';
 import { MAX_PAGES } from './paging.js';
 import { versionNegotiation } from './protocolVersion.js';
+import { TASKS_EXTENSION } from './taskWire.js';
 
 export const CLIENT_INFO: Implementation = { name: 'mcprt', title: 'mcprt', version: '0.1.0' };
 
@@ -48,7 +49,11 @@ export function createClient(
   negotiation: VersionNegotiationOptions = versionNegotiation(config),
 ): Client {
   return new Client(CLIENT_INFO, {
-    capabilities: { elicitation: { form: { applyDefaults: true }, url: {} } },
+    // Tasks (taskWire.ts): a 2026 server may answer a call with one; 2025 tasks need no flag.
+    capabilities: {
+      elicitation: { form: { applyDefaults: true }, url: {} },
+      extensions: { [TASKS_EXTENSION]: {} },
+    },
     versionNegotiation: negotiation,
     inputRequired: { maxRounds: MAX_INPUT_REQUIRED_ROUNDS },
     listMaxPages: MAX_PAGES,

@@ -81,3 +81,22 @@ export function requestFailureKind(error: unknown, ended: boolean): RequestFailu
   if (ended || /connection closed/i.test(message)) return 'connection_closed';
   return 'other';
 }
+
+/**
+ * A request failed: a server that died under it says so (exit status or signal) instead of the
+ * transport's bare "Connection closed" — the exit status arrives with the process's exit event,
+ * a moment after the pipe closes, so a closed connection's failure waits up to ~100 ms for it.
+ */
+export async function settledFailure(
+  error: unknown,
+  connection: Parameters<typeof translateRequestError>[1] & {
+    readonly exitInfo: object | undefined;
+  },
+): Promise<McpRequestError> {
+  if (requestFailureKind(error, connection.ended) === 'connection_closed') {
+    for (let i = 0; i < 10 && !connection.exitInfo && !connection.ended; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+  return translateRequestError(error, connection);
+}

@@ -49,6 +49,13 @@ interface ClientInternals {
 
 const internals = (client: Client): ClientInternals => client as unknown as ClientInternals;
 
+/**
+ * The `@modelcontextprotocol/client` version whose private members (`ClientInternals` above) this
+ * file was written against; test/repository/sdkVersionPin.test.ts fails on any other installed
+ * version, naming what to re-check here.
+ */
+export const WRITTEN_AGAINST_SDK = '2.4.0';
+
 /** `message` with the SDK's per-request `_meta` envelope (unchanged on 2025-11-25). */
 export function envelope<T extends object>(client: Client, message: T): T {
   return internals(client)._envelopeOutbound(message);

@@ -14,6 +14,9 @@ import { migrateHistoryDb, openHistoryDb } from './historyDb.js';
 import { HOST_TAG } from './journalFiles.js';
 import { SqliteHistoryStore } from './sqliteStore.js';
 
+/** The columns added since the first schema, in order (each one last when added). */
+const ADDED = ['view', 'caller_subject', 'caller_client_id', 'task_id', 'task_wire'];
+
 /** The schema `history.sqlite` had before calls recorded their view (historyDb.ts at HEAD). */
 const OLD_SCHEMA = `
 CREATE TABLE IF NOT EXISTS tool_calls (
@@ -184,7 +187,7 @@ describe('history database migration', () => {
     const b = new Database(file);
     migrateHistoryDb(b); // a second process opening the same home: no duplicate column
     migrateHistoryDb(a);
-    for (const column of ['view', 'caller_subject', 'caller_client_id']) {
+    for (const column of ['view', 'caller_subject', 'caller_client_id', 'task_id', 'task_wire']) {
       expect(columns(file).filter((c) => c === column)).toHaveLength(1);
     }
     a.close();
@@ -192,7 +195,7 @@ describe('history database migration', () => {
 
     const fresh = newFile();
     openHistoryDb(fresh).close();
-    expect(columns(fresh).slice(-3)).toEqual(['view', 'caller_subject', 'caller_client_id']);
+    expect(columns(fresh).slice(-5)).toEqual(ADDED);
   });
 });
 
@@ -225,7 +228,7 @@ describe('history database migration: callers', () => {
     expect(columns(file)).not.toContain('caller_subject');
 
     const s = open(file);
-    expect(columns(file).slice(-3)).toEqual(['view', 'caller_subject', 'caller_client_id']);
+    expect(columns(file).slice(-5)).toEqual(ADDED);
     s.started({
       id: 'new-1',
       threadId: 't-new',
@@ -265,7 +268,7 @@ describe('history database migration: callers', () => {
     const file = newFile();
     oldDatabase(file, ['old-1']);
     const s = open(file);
-    expect(columns(file).slice(-3)).toEqual(['view', 'caller_subject', 'caller_client_id']);
+    expect(columns(file).slice(-5)).toEqual(ADDED);
     expect(s.list().data).toMatchObject([{ id: 'old-1', view: null, caller: null }]);
     s.close();
   });

@@ -14,7 +14,7 @@ import { dirname } from 'node:path';
 
 import Database from 'better-sqlite3';
 
-import type { FinishRow, JournalRecord, StartRow } from './journalLines.js';
+import type { FinishRow, JournalRecord, StartRow, TaskRow } from './journalLines.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS tool_calls (
@@ -33,7 +33,9 @@ CREATE TABLE IF NOT EXISTS tool_calls (
   duration_ms INTEGER,
   view TEXT,
   caller_subject TEXT,
-  caller_client_id TEXT
+  caller_client_id TEXT,
+  task_id TEXT,
+  task_wire TEXT
 );
 CREATE INDEX IF NOT EXISTS tool_calls_started ON tool_calls (started_at);
 CREATE INDEX IF NOT EXISTS tool_calls_thread ON tool_calls (thread_id);
@@ -57,7 +59,13 @@ export function openHistoryDb(file: string): Database.Database {
 }
 
 /** Columns added after the first schema, in the order they were added (each one last). */
-const ADDED_COLUMNS: readonly string[] = ['view', 'caller_subject', 'caller_client_id'];
+const ADDED_COLUMNS: readonly string[] = [
+  'view',
+  'caller_subject',
+  'caller_client_id',
+  'task_id',
+  'task_wire',
+];
 
 /**
  * Bring a database made by an older mcprt up to this schema, in place: `view`, then
@@ -93,6 +101,7 @@ export function warnOnFailure(write: () => unknown): void {
 export class HistoryRows {
   private readonly insert: Database.Statement;
   private readonly update: Database.Statement;
+  private readonly taskUpdate: Database.Statement;
   private readonly pruneStatement: Database.Statement;
   private inserts = 0;
 
@@ -110,6 +119,7 @@ export class HistoryRows {
       `UPDATE tool_calls SET status = ?, result = ?, result_truncated = ?, error = ?,
        duration_ms = ? WHERE id = ?`,
     );
+    this.taskUpdate = db.prepare('UPDATE tool_calls SET task_id = ?, task_wire = ? WHERE id = ?');
     this.pruneStatement = db.prepare(
       'DELETE FROM tool_calls WHERE seq <= (SELECT MAX(seq) FROM tool_calls) - ?',
     );
@@ -120,8 +130,12 @@ export class HistoryRows {
     // Starts of this batch by id (the first one wins, as a duplicate id's insert fails), so a
     // finish in the same batch becomes part of the insert.
     const starts = new Map<string, { start: StartRow; finish: FinishRow | null }>();
-    const ordered: ({ start: StartRow; finish: FinishRow | null } | FinishRow)[] = [];
+    const ordered: ({ start: StartRow; finish: FinishRow | null } | FinishRow | TaskRow)[] = [];
     for (const record of records) {
+      if (record.kind === 'task') {
+        ordered.push(record.row);
+        continue;
+      }
       if (record.kind === 'start') {
         const entry = { start: record.row, finish: null };
         if (!starts.has(record.row.id)) starts.set(record.row.id, entry);
@@ -156,6 +170,8 @@ export class HistoryRows {
           ),
         );
         inserted += 1;
+      } else if ('taskId' in item) {
+        warnOnFailure(() => this.taskUpdate.run(item.taskId, item.wire, item.id));
       } else {
         warnOnFailure(() =>
           this.update.run(

@@ -21,6 +21,8 @@ interface Row {
   error: string | null;
   started_at: number;
   duration_ms: number | null;
+  task_id: string | null;
+  task_wire: 'core' | 'extension' | null;
   view: string | null;
   caller_subject: string | null;
   caller_client_id: string | null;
@@ -56,6 +58,8 @@ export function queryHistory(db: Database.Database, query: HistoryQuery): Histor
     add('(caller_subject = @caller OR caller_client_id = @caller)', 'caller', query.caller);
   }
   if (query.status !== undefined) add('status = @status', 'status', query.status);
+  if (query.id !== undefined) add('id = @id', 'id', query.id);
+  if (query.tasks === true) add('task_id IS NOT NULL');
   if (query.since !== undefined) add('started_at >= @since', 'since', query.since);
   if (query.until !== undefined) add('started_at < @until', 'until', query.until);
   if (query.cursor !== undefined) add('seq < @cursor', 'cursor', decodeCursor(query.cursor));
@@ -96,5 +100,9 @@ function toRecord(row: Row): ToolCallRecord {
     error: row.error,
     startedAt: row.started_at,
     durationMs: row.duration_ms,
+    task:
+      row.task_id === null || row.task_wire === null
+        ? null
+        : { id: row.task_id, wire: row.task_wire },
   };
 }

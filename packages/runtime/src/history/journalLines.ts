@@ -3,6 +3,7 @@
  * that are already redacted and capped (history/redact.ts), so nothing secret reaches the disk.
  *   {"k":"s","id","thread","server","env","tool","at","view",["sub","client",]"args"}  a call started
  *   {"k":"f","id","status","ms","truncated","error","result"}                         a call finished
+ *   {"k":"t","id","task","wire"}                       the server made the call a task (its id)
  * `args` and `result` are embedded as JSON values (the stored JSON text as is, no second
  * encoding on the call path); `parseJournalLine` validates a line read back and turns it into the
  * rows the database stores. A start line written before views existed has no `view`: it reads as
@@ -37,8 +38,16 @@ export interface FinishRow {
   readonly durationMs: number;
 }
 
+/** The server made a call a task: the task's id and wire (connection/taskWire.ts). */
+export interface TaskRow {
+  readonly id: string;
+  readonly taskId: string;
+  readonly wire: 'core' | 'extension';
+}
+
 export type JournalRecord =
   | { readonly kind: 'start'; readonly row: StartRow }
+  | { readonly kind: 'task'; readonly row: TaskRow }
   | {
       readonly kind: 'finish';
       readonly row: FinishRow;
@@ -69,6 +78,10 @@ export function startLine(row: StartRow): string {
 
 export function finishLine(row: FinishRow): string {
   return `{"k":"f","id":${str(row.id)},"status":${str(row.status)},"ms":${str(row.durationMs)},"truncated":${row.truncated === 1},"error":${str(row.error)},"result":${row.result ?? 'null'}}\n`;
+}
+
+export function taskLine(row: TaskRow): string {
+  return `{"k":"t","id":${str(row.id)},"task":${str(row.taskId)},"wire":${str(row.wire)}}\n`;
 }
 
 export class JournalLineError extends Error {
@@ -179,6 +192,13 @@ export function parseJournalLine(text: string): JournalRecord {
         durationMs: ms,
       },
     };
+  }
+  if (v['k'] === 't') {
+    const { id, task, wire } = v;
+    if (!isString(id) || !isString(task) || (wire !== 'core' && wire !== 'extension')) {
+      throw new JournalLineError('task record without id, task or a known wire');
+    }
+    return { kind: 'task', row: { id, taskId: task, wire } };
   }
   throw new JournalLineError(`unknown record kind ${JSON.stringify(v['k'])}`);
 }

@@ -141,6 +141,7 @@ describe('SqliteHistoryStore', () => {
         error: 'tool `rm` is not in view `triage`',
         startedAt: 1,
         durationMs: 0,
+        task: null,
       },
     ]);
     s.close();

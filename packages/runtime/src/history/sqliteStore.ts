@@ -22,9 +22,15 @@ import { queryHistory } from './historyQuery.js';
 import { BATCH_BYTES, JournalIngester } from './ingest.js';
 import { HistoryJournal } from './journal.js';
 import { journalDirFor } from './journalFiles.js';
-import { finishLine, startLine } from './journalLines.js';
+import { finishLine, startLine, taskLine } from './journalLines.js';
 import { capResult, Redactor, warmUpRedaction } from './redact.js';
-import type { HistoryCaller, HistoryPage, HistoryQuery, HistorySink } from './types.js';
+import type {
+  HistoryCaller,
+  HistoryPage,
+  HistoryQuery,
+  HistorySink,
+  HistoryTask,
+} from './types.js';
 
 export { HistoryCursorError } from './historyQuery.js';
 
@@ -182,6 +188,11 @@ export class SqliteHistoryStore implements HistorySink {
       view: record.view ?? null,
       caller: storedCaller(record.caller),
     });
+  }
+
+  taskCreated(id: string, task: HistoryTask): void {
+    this.lines.push(taskLine({ id, taskId: task.id, wire: task.wire }));
+    this.writeLines();
   }
 
   finished(id: string, outcome: Outcome): void {

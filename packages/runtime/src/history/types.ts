@@ -41,6 +41,14 @@ export interface ToolCallRecord {
   /** Epoch milliseconds. */
   readonly startedAt: number;
   readonly durationMs: number | null;
+  /** The task the server made of the call (null: none; connection/taskWire.ts). */
+  readonly task: HistoryTask | null;
+}
+
+/** A call the server ran as a task: its id, and which wire it speaks (2025 core / 2026 extension). */
+export interface HistoryTask {
+  readonly id: string;
+  readonly wire: 'core' | 'extension';
 }
 
 export interface HistoryQuery {
@@ -55,6 +63,10 @@ export interface HistoryQuery {
   /** Only calls of this caller: its subject or its client id is exactly this. */
   readonly caller?: string;
   readonly status?: ToolCallStatus;
+  /** Only the call with this id. */
+  readonly id?: string;
+  /** Only calls the server ran as tasks. */
+  readonly tasks?: boolean;
   /** Inclusive lower bound on `startedAt` (epoch ms). */
   readonly since?: number;
   /** Exclusive upper bound on `startedAt` (epoch ms). */
@@ -77,7 +89,7 @@ export interface HistoryPage {
  */
 export type ToolCallStartRecord = Omit<
   ToolCallRecord,
-  'status' | 'result' | 'resultTruncated' | 'error' | 'durationMs' | 'view' | 'caller'
+  'status' | 'result' | 'resultTruncated' | 'error' | 'durationMs' | 'view' | 'caller' | 'task'
 > & { readonly view?: string | null; readonly caller?: HistoryCaller | null };
 
 /** Where a session records its tool calls. */
@@ -107,4 +119,6 @@ export interface HistorySink {
   finishedBatched?(id: string, outcome: Parameters<HistorySink['finished']>[1]): Promise<void>;
   /** Write every record still pending (a sink that batches). Never throws. */
   flush?(): void;
+  /** The server made call `id` a task: written at once (a restarted host resumes it). */
+  taskCreated?(id: string, task: HistoryTask): void;
 }

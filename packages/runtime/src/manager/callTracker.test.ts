@@ -261,6 +261,7 @@ describe('views in the tracker', () => {
       error: 'tool `rm` of `files@alpha` is not in view `triage`',
       startedAt: expect.any(Number) as unknown,
       durationMs: 0,
+      task: null,
     });
     expect(rm!.startedAt).toBeGreaterThanOrEqual(before);
     store.close();

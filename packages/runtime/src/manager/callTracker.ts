@@ -57,6 +57,13 @@ export interface ActiveCall {
     error: string | null,
     signal?: CallSignal,
   ): Promise<void> | undefined;
+  /** The server made the call a task: its reference goes to the history at once. */
+  task(ref: { readonly taskId: string; readonly wire: 'core' | 'extension' }): void;
+  /**
+   * The host stops while the call's task runs on: no finish record, so the history keeps the
+   * call unfinished with its task for the next host to resume (manager/sessionTasks.ts).
+   */
+  leave(): void;
 }
 
 /** History is best-effort for the caller: a full disk must not fail the tool call itself. */
@@ -261,6 +268,24 @@ class TrackedCall implements ActiveCall {
     if (this.pending) this.tracker.emit.progress(this.pending);
     this.pending = null;
     this.lastEmit = Date.now();
+  }
+
+  leave(): void {
+    if (this.done) return;
+    this.done = true;
+    this.tracker.inFlight -= 1;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.tracker.history?.flush?.();
+  }
+
+  task(ref: { readonly taskId: string; readonly wire: 'core' | 'extension' }): void {
+    if (this.done) return;
+    if (!this.recorded) this.record();
+    try {
+      this.tracker.history?.taskCreated?.(this.started.id, { id: ref.taskId, wire: ref.wire });
+    } catch (error) {
+      historyFailed(error);
+    }
   }
 
   finish(

@@ -20,6 +20,7 @@ import type {
   ReadResourceResult,
 } from '../connection/mcpTypes.js';
 import { McpRequestError } from '../connection/requestErrors.js';
+import type { TaskRef, TaskState } from '../connection/taskWire.js';
 import { RequestFailedError, ToolDisabledError, UnknownServerError } from '../errors.js';
 import type { HistorySink } from '../history/types.js';
 import { toolFilterReason } from '../inventory/toolFilter.js';
@@ -62,6 +63,16 @@ export interface ToolCallRequest {
   readonly view?: string;
   /** Who asked for the call (a gateway's caller), recorded on its history record (absent: none). */
   readonly caller?: CallerIdentity;
+  /**
+   * Tasks (docs/tool-calls.md): ask for one where the tool allows it (2025 `taskSupport:
+   * optional`); told the task's reference once the server made one (it is in the history then).
+   */
+  readonly task?: {
+    readonly wanted?: boolean;
+    readonly onCreated?: (ref: TaskRef) => void;
+    /** Each state the server reported while the task ran (status, status message). */
+    readonly onState?: (state: TaskState) => void;
+  };
 }
 
 /**
@@ -158,6 +169,7 @@ export class SessionCalls {
     const disabled = toolFilterReason(config, request.tool);
     if (disabled !== null) throw new ToolDisabledError(request.tool, reg.label, disabled);
     const call = this.tracker.begin(reg.scope, request);
+    let taskMade = false;
     try {
       const sandbox = sandboxTarget(config, connection.capabilities);
       const clientMeta = withThreadId(request.meta, this.ctx.threadId);
@@ -169,6 +181,17 @@ export class SessionCalls {
         meta,
       };
       if (request.signal) options.signal = request.signal;
+      const onCreated = request.task?.onCreated;
+      const onState = request.task?.onState;
+      options.task = {
+        wanted: request.task?.wanted === true,
+        ...(onState ? { onState } : {}),
+        onCreated: (ref) => {
+          taskMade = true;
+          call.task(ref);
+          onCreated?.(ref);
+        },
+      };
       // A progress token lives in `_meta`; a non-object `_meta` is forwarded untouched, so no
       // progress is requested for it.
       if (isPlainObjectOrAbsent(meta)) {
@@ -198,6 +221,11 @@ export class SessionCalls {
       return result;
     } catch (error) {
       const failure = requestFailed('tools/call', reg.label, error);
+      // The session closes under a task the server still runs: left for the next host to resume.
+      if (taskMade && this.ctx.router.isClosed()) {
+        call.leave();
+        throw failure;
+      }
       const written = call.finish(null, failure.message, request.signal);
       if (written !== undefined) await written;
       throw failure;

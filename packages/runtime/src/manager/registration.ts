@@ -43,6 +43,8 @@ export interface RegistrationContext {
   readonly auth?: ConnectionAuth;
   /** The protocol revision each scope negotiated (a restart does not probe again). */
   readonly revisions?: RevisionVerdicts;
+  /** Extensions the session declares to servers (MCP Apps), read per connection attempt. */
+  readonly clientExtensions?: () => Record<string, Record<string, unknown>> | undefined;
 }
 
 export class Registration {
@@ -213,6 +215,7 @@ export class Registration {
         onInventoryChanged: () => this.hooks.onInventoryChanged(this),
         onClosed: (reason: string) => this.onCrash(connection, reason),
         onElicitation: (request: ServerElicitation) => this.hooks.onElicitation(this, request),
+        clientExtensions: () => this.ctx.clientExtensions?.(),
       },
       this.ctx.auth,
       this.ctx.revisions?.slot(this.scope, this.identity),

@@ -22,6 +22,9 @@ export interface FactoryContext {
   readonly processEnv: NodeJS.ProcessEnv;
   readonly auth?: ConnectionAuth | undefined;
   readonly revisions?: RevisionVerdicts | undefined;
+  /** Extensions declared to servers (MCP Apps), read per connection attempt. */
+  readonly clientExtensions?:
+    (() => Record<string, Record<string, unknown>> | undefined) | undefined;
   /** The session's local cwd (also the default of environments without their own). */
   readonly cwd: string | null;
   readonly environments: readonly SessionEnvironment[];
@@ -46,6 +49,7 @@ export function registrationFactory(
         processEnv: ctx.processEnv,
         ...(ctx.auth ? { auth: ctx.auth } : {}),
         ...(ctx.revisions ? { revisions: ctx.revisions } : {}),
+        ...(ctx.clientExtensions ? { clientExtensions: ctx.clientExtensions } : {}),
         cwdFor,
         isSelected: (envId) => ctx.environments.some((e) => e.environmentId === envId),
       },

@@ -30,6 +30,11 @@ export class Router {
   constructor(private readonly ctx: RouterContext) {}
 
   /** Select one registration by name and optional environment (the brief's routing table). */
+  /** The session is closing or closed (its calls end because of it, not of their servers). */
+  isClosed(): boolean {
+    return this.ctx.closed();
+  }
+
   resolve(server: string, environmentId?: string | null): RegistrationScope {
     return resolveScope(
       {

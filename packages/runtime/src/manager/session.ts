@@ -28,6 +28,7 @@ import type { RegistrationSet } from './registrationSet.js';
 import type { Router } from './router.js';
 import { assembleSession } from './sessionParts.js';
 import { SessionRequests } from './sessionRequests.js';
+import { SessionTasks } from './sessionTasks.js';
 import type { SessionContext, SessionEnvironment, SessionOptions } from './sessionTypes.js';
 import { summarizeStartup } from './startupSummary.js';
 import type { ServerStatus, StartupSummary } from './status.js';
@@ -45,6 +46,8 @@ export class Session extends SessionRequests {
   private readonly views: SessionViews;
   /** The view the session runs under (null: the whole inventory); calls outside it are refused. */
   readonly view: string | null;
+  /** Calls the servers ran as tasks: listed from the history, resumed after a restart. */
+  readonly tasks: SessionTasks;
   private closed = false;
 
   constructor(
@@ -95,6 +98,7 @@ export class Session extends SessionRequests {
         },
       },
     }));
+    this.tasks = new SessionTasks({ router: this.router, history: ctx.history ?? null });
   }
 
   /** The thread's current sandbox state (the host's value itself), or undefined when none. */

@@ -4,6 +4,7 @@
  * the calls made through the router — each told where its events go.
  */
 
+import { appsExtensions } from '../apps/mcpApps.js';
 import type { McprtConfig } from '../config/types.js';
 import type { EnvironmentRegistry } from '../environments/registry.js';
 import type { SessionSandbox } from '../sandbox/sessionSandbox.js';
@@ -54,6 +55,7 @@ export function assembleSession(input: SessionPartsInput): SessionParts {
       processEnv: ctx.processEnv,
       auth: ctx.auth,
       revisions: ctx.revisions,
+      clientExtensions: appsExtensions(input.options.mcpApps),
       cwd: input.options.cwd ?? null,
       environments,
       registrations: () => registrations,

@@ -47,6 +47,11 @@ export interface SessionOptions {
    * An unknown or invalid view throws `UnknownViewError`.
    */
   readonly view?: string | null;
+  /**
+   * The host renders MCP Apps: servers are told so (`io.modelcontextprotocol/ui` in
+   * `capabilities.extensions`). A function is asked at each connection attempt.
+   */
+  readonly mcpApps?: boolean | (() => boolean);
 }
 
 export interface SessionEvents {

@@ -1,13 +1,15 @@
 /**
  * What the slash commands that talk to the app-server do: `/call` (a call cell that names the
  * registration reached and ends with the result or error) and `/history` (logins are in
- * logins.ts). They act on the transcript through `ActionContext`, which the controller provides.
+ * logins.ts, `/app` in apps.ts). They act on the transcript through `ActionContext`, which the controller provides.
  */
 
 import { scopeLabel } from '@mcprt/base';
 import type { McprtClient } from '@mcprt/sdk';
 
 import type { CallCell } from '../model/callCell.js';
+import type { AppHost } from './apps.js';
+import { runApp } from './apps.js';
 import type { CellBody } from '../model/cells.js';
 import type { Command, HistoryFilters } from '../model/commands.js';
 import type { HistoryCell } from '../model/historyView.js';
@@ -25,10 +27,22 @@ export interface ActionContext {
   replaceCell(id: number, body: CellBody, done: boolean): void;
   cellBody(id: number): CellBody | undefined;
   refreshStatuses(): Promise<void>;
+  /** Where `/app` writes and how it opens a browser (apps.ts). */
+  readonly apps: AppHost;
 }
 
 export const errorMessage = (error: unknown): string =>
   error instanceof Error ? error.message : String(error);
+
+/** `/call`, `/history` and `/app` (apps.ts). */
+export function runAction(
+  ctx: ActionContext,
+  command: Extract<Command, { kind: 'call' | 'history' | 'app' }>,
+): Promise<void> {
+  if (command.kind === 'call') return runCall(ctx, command);
+  if (command.kind === 'history') return runHistory(ctx, command.filters);
+  return runApp(ctx, command);
+}
 
 /** `/call`: the cell names the registration the call reaches (the runtime's rule when no environment is given). */
 export async function runCall(

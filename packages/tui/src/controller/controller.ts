@@ -2,12 +2,11 @@
  * The TUI's session with one app-server, with no rendering in it: starts a thread (under a view
  * when asked), keeps the registrations live (status list + `mcpServer/startupStatus/updated`)
  * and, once they have settled, what the thread's tools cost (`thread/toolView/get`; an
- * app-server without it shows no tokens), runs the slash commands
- * (those that call the app-server are in actions.ts and logins.ts), hands a line that is not a
- * command to a waiting login as its pasted redirect URL, queues elicitation requests until the
- * user answers them, and exposes
- * everything as one immutable `TuiState` with `subscribe`/`getSnapshot` (React's external-store
- * contract). In-process and remote app-servers are the same code path: only the client differs.
+ * app-server without it shows no tokens), runs the slash commands (those that call the
+ * app-server are in actions.ts, logins.ts and apps.ts), hands a line that is not a command to a
+ * waiting login as its pasted redirect URL, queues elicitation requests until the user answers
+ * them, and exposes everything as one immutable `TuiState` with `subscribe`/`getSnapshot`
+ * (React's external-store contract). In-process and remote app-servers are the same code path.
  */
 
 import { Coalescer, scopeLabel } from '@mcprt/base';
@@ -28,7 +27,7 @@ import type { EnvironmentSummary } from '../model/mcpView.js';
 import type { Registration } from '../model/registrations.js';
 import { allSettled, applyStartupUpdate, applyStatusList } from '../model/registrations.js';
 import type { ActionContext } from './actions.js';
-import { errorMessage as message, runCall, runHistory } from './actions.js';
+import { errorMessage as message, runAction } from './actions.js';
 import { Logins } from './logins.js';
 import { MethodUnavailableError, whenAvailable } from './optionalMethods.js';
 
@@ -66,6 +65,7 @@ export interface TuiControllerOptions {
   readonly view?: string;
   /** Clock seam for durations (default `Date.now`). */
   readonly now?: () => number;
+  readonly apps?: ActionContext['apps']; // where `/app` writes, how it opens a browser (apps.ts)
 }
 
 type ElicitationResult = McpServerElicitationRequestResult;
@@ -117,6 +117,7 @@ export class TuiController {
       replaceCell: (id, body, done) => this.#replaceCell(id, body, done),
       cellBody: (id) => this.#state.cells.find((c) => c.id === id),
       refreshStatuses: () => this.refreshStatuses(),
+      apps: options.apps ?? {},
     };
     this.#logins = new Logins(this.#actions);
   }
@@ -218,13 +219,13 @@ export class TuiController {
         return this.#update({ quitRequested: true });
       case 'mcp':
         return this.#showMcp(command.verbose);
-      case 'call':
-        return void runCall(this.#actions, command);
       case 'login':
       case 'logout':
         return void this.#logins.run(command.kind, command.name, command.environmentId);
+      case 'call':
       case 'history':
-        return void runHistory(this.#actions, command.filters);
+      case 'app':
+        return void runAction(this.#actions, command);
     }
   }
 

@@ -29,6 +29,15 @@ export type Command =
       readonly environmentId: string | null;
     }
   | { readonly kind: 'history'; readonly filters: HistoryFilters }
+  | {
+      readonly kind: 'app';
+      /** null: whichever registration has a tool of that name with an app UI (only one may). */
+      readonly server: string | null;
+      readonly tool: string;
+      readonly environmentId: string | null;
+      /** Open the written file in the browser too. */
+      readonly open: boolean;
+    }
   | { readonly kind: 'help' }
   | { readonly kind: 'quit' }
   | { readonly kind: 'invalid'; readonly message: string };
@@ -50,6 +59,7 @@ export const USAGE = {
   logout: 'usage: /mcp logout <name> [--environment <id>]',
   history:
     'usage: /history [--server <name>] [--environment <id> | --thread-wide] [--status <status>] [--all] [--limit N]',
+  app: 'usage: /app [<server>] <tool> [open] [--environment <id>]',
   mcp: 'usage: /mcp [verbose] | /mcp login <name> [--environment <id>] | /mcp logout <name> [--environment <id>]',
 } as const;
 
@@ -61,6 +71,8 @@ export const HELP_LINES = [
   '/mcp logout <name> [--environment <id>]',
   '/call <server> <tool> <json> [--environment <id>]',
   '/history [--server S] [--environment E | --thread-wide] [--status S] [--all] [--limit N]',
+  '/app [<server>] <tool> [open] [--environment <id>]',
+  "    write a tool's app UI to a file; open: also in the browser",
   '/quit                     leave (also Ctrl+C, or Ctrl+D on an empty line)',
 ] as const;
 
@@ -78,6 +90,8 @@ export function parseCommand(input: string): Command {
       return parseCall(tail);
     case '/history':
       return parseHistory(rest);
+    case '/app':
+      return parseApp(rest);
     case '/help':
     case '/?':
       return { kind: 'help' };
@@ -131,6 +145,23 @@ function parseHistory(args: readonly string[]): Command {
       allThreads: flags.switches.has('all'),
       limit,
     },
+  };
+}
+
+function parseApp(args: readonly string[]): Command {
+  const flags = takeFlags(args, ['environment'], []);
+  if ('error' in flags) return invalid(`${flags.error}; ${USAGE.app}`);
+  const words = [...flags.positionals];
+  const open = words.length > 1 && words.at(-1) === 'open';
+  if (open) words.pop();
+  if (words.length < 1 || words.length > 2) return invalid(USAGE.app);
+  const [first, second] = words as [string, string | undefined];
+  return {
+    kind: 'app',
+    server: second === undefined ? null : first,
+    tool: second ?? first,
+    environmentId: flags.values['environment'] ?? null,
+    open,
   };
 }
 

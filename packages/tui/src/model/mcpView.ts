@@ -17,6 +17,7 @@ import type { StatusLabel } from './mcpStatus.js';
 import { groupByScope, rowSummary, toolCostSummary, toolCostWarning } from './mcpStatus.js';
 import type { Registration } from './registrations.js';
 import { failureCause, statusLabel, toolCount } from './registrations.js';
+import { markedToolName } from './appView.js';
 
 export interface EnvironmentSummary {
   readonly kind: string;
@@ -164,7 +165,7 @@ function details(r: Registration, ctx: McpViewContext): Line[] {
   const cause = failureCause(r);
   if (cause !== null) field('Cause', cause, 'error', CAUSE_LINES);
   if (s) {
-    const names = Object.keys(s.tools);
+    const names = Object.entries(s.tools).map(([name, tool]) => markedToolName(name, tool));
     field('Tools', names.length > 0 ? names.join(', ') : '(none)');
     const model = modelNames(s);
     if (model !== null) field('Model names', model, 'dim');
