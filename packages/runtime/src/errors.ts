@@ -5,6 +5,7 @@
  */
 
 import type { ConfigDiagnostic } from './config/types.js';
+import type { RegistrationScope } from './scope.js';
 
 export type McprtErrorCode =
   | 'config_parse'
@@ -91,8 +92,11 @@ export class RequiredServersError extends McprtError {
 
 /** The registration exists but has no live connection (failed, disabled, cancelled). */
 export class ServerUnavailableError extends McprtError {
-  constructor(label: string, reason: string) {
+  /** The registration's scope, when the thrower knows it (a tool call's history record). */
+  readonly scope: RegistrationScope | null;
+  constructor(label: string, reason: string, scope: RegistrationScope | null = null) {
     super('server_unavailable', `MCP server \`${label}\` is not available: ${reason}`);
+    this.scope = scope;
   }
 }
 

@@ -24,13 +24,7 @@ import { HistoryJournal } from './journal.js';
 import { journalDirFor } from './journalFiles.js';
 import { finishLine, startLine, taskLine } from './journalLines.js';
 import { capResult, Redactor, warmUpRedaction } from './redact.js';
-import type {
-  HistoryCaller,
-  HistoryPage,
-  HistoryQuery,
-  HistorySink,
-  HistoryTask,
-} from './types.js';
+import type { HistoryCaller, HistoryPage, HistoryQuery, HistorySink } from './types.js';
 
 export { HistoryCursorError } from './historyQuery.js';
 
@@ -190,7 +184,10 @@ export class SqliteHistoryStore implements HistorySink {
     });
   }
 
-  taskCreated(id: string, task: HistoryTask): void {
+  taskCreated(
+    id: string,
+    task: { readonly id: string; readonly wire: 'core' | 'extension' },
+  ): void {
     this.lines.push(taskLine({ id, taskId: task.id, wire: task.wire }));
     this.writeLines();
   }

@@ -3,7 +3,7 @@
  * record (its start — and a new call id — made once the request is on its way — `record` — and
  * its end at completion, written as ADR 0022 says; both carry the view the call was made
  * through and the gateway caller who asked for it), the record of a call a view refused
- * (`refused`), and Codex's `_meta` rule (an object
+ * (`refused`) or that failed before it reached a server (`unreached`), and Codex's `_meta` rule (an object
  * gets `threadId` set — a client's value is overwritten; a non-object is forwarded untouched;
  * absent becomes `{threadId}`).
  *
@@ -140,9 +140,52 @@ export class ToolCallTracker {
    * No event is emitted. Without a history nothing happens; a failed write is a warning.
    */
   refused(request: RefusedCallRequest): void {
+    this.unsent(request, 'refused', Date.now());
+  }
+
+  /**
+   * Record, as `refused` does, a call of a known registration that failed before it was sent:
+   * the registration was not available (failed, disabled, still restarting after
+   * `restart_wait_sec`) or the tool is disabled — status `failed` (`cancelled` when its signal
+   * was aborted), `durationMs` from `startedAt` (the time spent waiting), the error text.
+   */
+  unreached(
+    scope: RegistrationScope,
+    request: {
+      tool: string;
+      arguments?: unknown;
+      callId?: string;
+      view?: string | undefined;
+      caller?: CallerIdentity | undefined;
+      signal?: CallSignal | undefined;
+    },
+    error: string,
+    startedAt: number,
+  ): void {
+    this.unsent(
+      {
+        server: scope.name,
+        environmentId: scope.environmentId,
+        tool: request.tool,
+        arguments: request.arguments,
+        view: request.view ?? null,
+        error,
+        ...(request.caller !== undefined ? { caller: request.caller } : {}),
+        ...(request.callId !== undefined ? { callId: request.callId } : {}),
+      },
+      request.signal?.aborted === true ? 'cancelled' : 'failed',
+      startedAt,
+    );
+  }
+
+  /** One start and one finish record of a call no server received, written together. */
+  private unsent(
+    request: RefusedCallRequest,
+    status: 'refused' | 'failed' | 'cancelled',
+    startedAt: number,
+  ): void {
     const history = this.history;
     if (history === null) return;
-    const startedAt = Date.now();
     const id = request.callId ?? newCallId(startedAt);
     try {
       history.started({
@@ -157,10 +200,10 @@ export class ToolCallTracker {
         caller: request.caller ?? null,
       });
       history.finished(id, {
-        status: 'refused',
+        status,
         result: null,
         error: request.error,
-        durationMs: 0,
+        durationMs: status === 'refused' ? 0 : Date.now() - startedAt,
       });
     } catch (error) {
       historyFailed(error);

@@ -2,7 +2,8 @@
  * Requests a session sends to its servers: tool calls — routed, filtered by the tool policy,
  * given the thread's sandbox authority as it was when the call was issued (or the host's own for
  * that call), recorded (events and history, with the view it was made through; a call a view
- * refused is recorded without contacting a server), retried once on a fresh HTTP session when
+ * refused, or one to a registration that is not available, is recorded without contacting a
+ * server), retried once on a fresh HTTP session when
  * the server lost ours, and failed with texts that name the registration (and why a server that
  * died under a call ended) — resource reads, prompts, SEP-2640 skills, and live listings of
  * resources, templates and prompts across registrations.
@@ -21,7 +22,12 @@ import type {
 } from '../connection/mcpTypes.js';
 import { McpRequestError } from '../connection/requestErrors.js';
 import type { TaskRef, TaskState } from '../connection/taskWire.js';
-import { RequestFailedError, ToolDisabledError, UnknownServerError } from '../errors.js';
+import {
+  RequestFailedError,
+  ServerUnavailableError,
+  ToolDisabledError,
+  UnknownServerError,
+} from '../errors.js';
 import type { HistorySink } from '../history/types.js';
 import { toolFilterReason } from '../inventory/toolFilter.js';
 import type { SandboxAuthority, SessionSandbox } from '../sandbox/sessionSandbox.js';
@@ -160,14 +166,28 @@ export class SessionCalls {
     // The thread's state when the call is issued (or the host's own authority for this call).
     const authority = this.ctx.sandbox.capture(request.sandboxAuthority);
     // A ready thread-wide server is reached without waiting (no await before the request is sent).
-    const target =
-      this.ctx.router.ready(request.server, request.environmentId) ??
-      (await this.ctx.router.live(request.server, request.environmentId));
+    let target = this.ctx.router.ready(request.server, request.environmentId);
+    if (target === null) {
+      const startedAt = Date.now();
+      try {
+        target = await this.ctx.router.live(request.server, request.environmentId);
+      } catch (error) {
+        // A known registration that is not available (failed, restarting past restart_wait_sec):
+        // the call is recorded; a name no registration has is not.
+        if (error instanceof ServerUnavailableError && error.scope !== null)
+          this.tracker.unreached(error.scope, request, error.message, startedAt);
+        throw error;
+      }
+    }
     const { reg } = target;
     let connection = target.connection;
     const config = reg.config ?? connection.config;
     const disabled = toolFilterReason(config, request.tool);
-    if (disabled !== null) throw new ToolDisabledError(request.tool, reg.label, disabled);
+    if (disabled !== null) {
+      const error = new ToolDisabledError(request.tool, reg.label, disabled);
+      this.tracker.unreached(reg.scope, request, error.message, Date.now());
+      throw error;
+    }
     const call = this.tracker.begin(reg.scope, request);
     let taskMade = false;
     try {

@@ -8,6 +8,7 @@
 
 import type { ServerConfig } from '../config/types.js';
 import type { ConnectionAuth } from '../connection/mcpClient.js';
+import type { ToolDefinition } from '../connection/mcpTypes.js';
 import type { RevisionVerdicts } from '../connection/revisionVerdicts.js';
 import { ServerConnection } from '../connection/connection.js';
 import { failedToStart, StartupFailure } from '../connection/startupErrors.js';
@@ -105,6 +106,17 @@ export class Registration {
     return this.stateValue.kind === 'reconnecting';
   }
 
+  /**
+   * The tools the inventory lists for it: a ready registration's, and while it restarts the
+   * last ones its server listed (a call waits for the restart, `restart_wait_sec`); null when it
+   * is neither (not started, starting for the first time, failed, stopped, disabled).
+   */
+  get tools(): readonly ToolDefinition[] | null {
+    const s = this.stateValue;
+    if (s.kind === 'ready') return s.connection.tools;
+    return s.kind === 'reconnecting' && this.enabled ? s.tools : null;
+  }
+
   /** Enabled in config, and its execution environment is selected by the session. */
   get enabled(): boolean {
     return this.source.config.enabled && this.notSelectedReason === null;
@@ -177,6 +189,7 @@ export class Registration {
    */
   async reconnect(stale: ServerConnection, reason: string): Promise<ServerConnection> {
     if (this.connection === stale) {
+      const tools = this.tools ?? [];
       void stale.close();
       this.transition({
         kind: 'reconnecting',
@@ -185,6 +198,7 @@ export class Registration {
           kind: 'crashed',
         },
         connection: null,
+        tools,
       });
       this.started = this.run(true);
     }
@@ -241,7 +255,7 @@ export class Registration {
       // A restart that fails to come back is retried with backoff; a first start is not
       // (Codex: it stays failed until reload), nor are causes a retry cannot fix.
       if (isRestart && RETRYABLE.has(failure.kind)) {
-        this.scheduleRestart({ message: failure.message, kind: failure.kind });
+        this.scheduleRestart({ message: failure.message, kind: failure.kind }, this.tools ?? []);
         return;
       }
       this.fail(failure);
@@ -276,15 +290,20 @@ export class Registration {
     if (this.connection !== connection) return;
     this.lastStderr = connection.stderrTail();
     this.lastExit = connection.exitInfo ?? null;
+    // Read before the connection closes: the tools stay listed while the server restarts.
+    const tools = this.tools ?? [];
     void connection.close();
-    this.scheduleRestart({
-      message: `MCP server \`${this.label}\` stopped: ${reason}`,
-      kind: 'crashed',
-    });
+    this.scheduleRestart(
+      { message: `MCP server \`${this.label}\` stopped: ${reason}`, kind: 'crashed' },
+      tools,
+    );
   }
 
-  /** Restart under the policy (restartPolicy.ts), or stay failed once it gives up. */
-  private scheduleRestart(failure: Failure): void {
+  /**
+   * Restart under the policy (restartPolicy.ts), or stay failed once it gives up. `tools`: the
+   * last ones the server listed, kept in the inventory until then.
+   */
+  private scheduleRestart(failure: Failure, tools: readonly ToolDefinition[]): void {
     const next = nextRestart(
       this.config?.supervision,
       this.consecutiveRestarts,
@@ -306,6 +325,7 @@ export class Registration {
         kind: failure.kind,
       },
       connection: null,
+      tools,
     });
     this.started = this.sleep(next.delayMs).then(() => this.run(true));
   }

@@ -140,16 +140,20 @@ export class RegistrationSet {
     await Promise.all(this.values().map((r) => r.stop()));
   }
 
-  /** The tool inventory of the ready registrations (cached until something changes). */
+  /**
+   * The tool inventory of the ready registrations — and of restarting ones, under the tools
+   * their server last listed (`Registration.tools`), so a crash does not drop them from listings
+   * for the length of a restart; cached until something changes.
+   */
   inventory(): ToolInventory {
     // Tools whose `ttlMs` has passed are listed again (in the background; 2026-07-28).
     for (const r of this.byKey.values()) r.live?.revalidate();
     this.inventoryCache ??= new ToolInventory(
       // The policy is the registration's current config (a reload updates it in place).
       this.values().flatMap((r) => {
-        const live = r.live;
+        const tools = r.tools;
         const config = r.config;
-        return live && config ? [{ scope: r.scope, policy: config, tools: live.tools }] : [];
+        return tools && config ? [{ scope: r.scope, policy: config, tools }] : [];
       }),
     );
     return this.inventoryCache;

@@ -6,6 +6,7 @@
  */
 
 import type { ServerConnection } from '../connection/connection.js';
+import type { ToolDefinition } from '../connection/mcpTypes.js';
 import type { ConnectionStatus, FailureKind, StartupStatus } from './status.js';
 
 /** Why a registration is not (or no longer) connected, for people and machines. */
@@ -20,11 +21,16 @@ export type RegistrationState =
   /** First start: launching and initializing `connection` (null until it exists). */
   | { readonly kind: 'starting'; readonly connection: ServerConnection | null }
   | { readonly kind: 'ready'; readonly connection: ServerConnection }
-  /** Lost after being ready (crash, lost HTTP session): waiting for or attempting a restart. */
+  /**
+   * Lost after being ready (crash, lost HTTP session): waiting for or attempting a restart.
+   * `tools` are the last ones the server listed: they stay in the inventory meanwhile, and a call
+   * to one waits for the restart (router.ts).
+   */
   | {
       readonly kind: 'reconnecting';
       readonly failure: Failure;
       readonly connection: ServerConnection | null;
+      readonly tools: readonly ToolDefinition[];
     }
   /** Did not start, or restarts gave up; a reload retries it. */
   | { readonly kind: 'failed'; readonly failure: Failure }

@@ -2,7 +2,7 @@
  * Routing a request to a live registration: `(server, environmentId?)` is resolved by the brief's
  * routing table (routing/resolve.ts) — after reading the environments' own configs the request may
  * land in — a registration lost with its environment is revived, a restarting one is waited for
- * (`restart_wait_sec`), and anything not ready is a `ServerUnavailableError` saying why.
+ * (`restart_wait_sec`, across restart attempts), and anything not ready is a `ServerUnavailableError` saying why.
  */
 
 import type { ServerConnection } from '../connection/connection.js';
@@ -72,16 +72,18 @@ export class Router {
       throw new ServerUnavailableError(
         reg.label,
         reg.notSelectedReason ?? 'it is disabled in the configuration',
+        reg.scope,
       );
     if (reg.restarting) {
-      // A call made while the server restarts waits a bounded time for it (restart_wait_sec).
-      const waitMs = reg.config?.supervision.restartWaitMs ?? 0;
-      await Promise.race([reg.start(), new Promise((r) => setTimeout(r, waitMs).unref())]);
+      await restarted(reg);
       const live = reg.live;
       if (!live) {
+        const status = reg.status;
+        const why = status.error ?? status.connectionStatus;
         throw new ServerUnavailableError(
           reg.label,
-          `it is restarting: ${reg.status.error ?? 'starting'}`,
+          reg.restarting ? `it is restarting: ${why}` : why,
+          reg.scope,
         );
       }
       return { reg, connection: live };
@@ -90,7 +92,11 @@ export class Router {
     const live = reg.live;
     if (!live) {
       const status = reg.status;
-      throw new ServerUnavailableError(reg.label, status.error ?? status.connectionStatus);
+      throw new ServerUnavailableError(
+        reg.label,
+        status.error ?? status.connectionStatus,
+        reg.scope,
+      );
     }
     return { reg, connection: live };
   }
@@ -115,5 +121,28 @@ export class Router {
       await remote.settled([id]);
       if (has(id)) return;
     }
+  }
+}
+
+/**
+ * A call made while the server restarts waits a bounded time (restart_wait_sec) for it to be
+ * ready — across restart attempts: one that fails schedules the next, which is waited for too —
+ * and stops waiting as soon as the registration is ready or has failed for good.
+ */
+async function restarted(reg: Registration): Promise<void> {
+  const deadline = Date.now() + (reg.config?.supervision.restartWaitMs ?? 0);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+  });
+  try {
+    let attempt: Promise<void> | null = null;
+    // Each attempt once: an attempt that settled without a next one ends the wait.
+    while (reg.restarting && Date.now() < deadline && reg.start() !== attempt) {
+      attempt = reg.start();
+      await Promise.race([attempt, timeout]);
+    }
+  } finally {
+    clearTimeout(timer);
   }
 }
