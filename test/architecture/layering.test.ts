@@ -37,7 +37,7 @@ const PACKAGE_GRAPH: Record<string, string[]> = {
  */
 const RUNTIME_LAYERS: string[][] = [
   ['config', 'scope.ts', 'errors.ts', 'files', 'protectedPaths.ts'],
-  ['elicitation', 'history', 'sandbox', 'skills', 'telemetry'],
+  ['elicitation', 'history', 'sandbox', 'skills', 'telemetry', 'apps'],
   ['environments'],
   ['launch'],
   ['auth'],

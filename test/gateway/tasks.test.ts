@@ -82,6 +82,18 @@ describe('tasks through the gateway, 2025-11-25 clients', () => {
     },
   );
 
+  it('a 2026 server in an exec environment: its task, to a 2025 client, under its scope', async () => {
+    const tools = (await stdio.request('tools/list', {})).result!['tools'] as { name: string }[];
+    const name = tools
+      .map((t) => t.name)
+      .find((n) => n.includes('alpha') && n.endsWith('slow_job'));
+    const { created, get } = await legacyTask(stdio, name!, { seconds: 1, label: 'across' });
+    expect(created.taskId).toMatch(/^t26@alpha\//);
+    expect((await pollUntilEnded(get))['status']).toBe('completed');
+    const result = await stdio.request('tasks/result', { taskId: created.taskId });
+    expect(text(result.result)).toBe('done: across in alpha');
+  });
+
   it('a client that does not ask gets the result as for any call', async () => {
     const answer = await stdio.request('tools/call', {
       name: 't25__maybe_task',

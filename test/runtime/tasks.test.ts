@@ -209,6 +209,20 @@ describe('a tool call that runs as a task', () => {
     expect(sent.length).toBeGreaterThan(0);
   });
 
+  it.each(['t26', 't25'])(
+    '%s: the task’s result is checked against the tool’s outputSchema',
+    async (server) => {
+      const error = await call(server, 'slow_job', { seconds: 0.2, label: 42 }).catch(
+        (e: unknown) => e,
+      );
+      expect((error as Error).message).toMatch(
+        new RegExp(
+          `^tools/call to MCP server \`${server}\` failed: Structured content does not match the tool's output schema`,
+        ),
+      );
+    },
+  );
+
   it('a plain tool of a task server is a plain call', async () => {
     for (const server of ['t26', 't25', 'h26']) {
       const { result, refs } = await call(server, 'quick', {});

@@ -357,10 +357,11 @@ export class Gateway implements SharedCore {
   }
 
   private onStartup(event: StartupStatusEvent): void {
-    this.notifier.changed();
     const status = this.session
       .listStatus({ serverName: event.name, environmentId: event.environmentId })
       .at(0);
+    // A restarting registration's tools stay listed: clients hear once it is back or gave up.
+    if (status?.restarting !== true) this.notifier.changed();
     const line = startupMessage(event, status, this.loginCommand);
     if (line !== null) this.log(line.level, line.message, event.scope);
   }

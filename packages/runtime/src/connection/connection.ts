@@ -90,6 +90,7 @@ export class ServerConnection {
     this.client = this.newClient(versionNegotiation(config));
     this.tasks = new TaskCalls({
       config,
+      tools: () => this.tools,
       currentClient: () => this.client,
       currentTransport: () => this.transport,
       elicit: (request) => listener.onElicitation(request),

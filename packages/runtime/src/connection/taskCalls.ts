@@ -5,7 +5,8 @@
  * its end (taskFollow.ts); an answer without one is the call's result as for any call (a 2026
  * `input_required` answer runs the SDK's rounds, sdkInternals.ts). The host is told the task's
  * reference as soon as the server made it (the history keeps it so a restarted host can resume
- * it, `resume`). The whole task is bounded by `task_timeout_sec`, else the call's timeout.
+ * it, `resume`). The whole task is bounded by `task_timeout_sec`, else the call's timeout; its
+ * final result is checked against the tool's `outputSchema` as on the other paths.
  */
 
 import type { Client, Transport } from '@modelcontextprotocol/client';
@@ -14,7 +15,8 @@ import type { ServerConfig } from '../config/types.js';
 import type { ElicitationResponse, ServerElicitation } from '../elicitation/types.js';
 import type { CallSignal } from './callCancel.js';
 import { abortSignalOf } from './callCancel.js';
-import type { CallToolResult, ProgressUpdate } from './mcpTypes.js';
+import type { CallToolResult, ProgressUpdate, ToolDefinition } from './mcpTypes.js';
+import { checkStructuredContent, OutputValidators } from './outputValidators.js';
 import { RawRequests } from './rawRequests.js';
 import { resolveModernResult } from './sdkInternals.js';
 import { sdkCallOptions } from './sdkToolCall.js';
@@ -43,6 +45,8 @@ export interface TaskCallLimits {
 /** What the calls need of their connection. */
 export interface TaskConnection {
   readonly config: ServerConfig;
+  /** The listed tools (their `outputSchema` checks a final result). */
+  tools(): readonly ToolDefinition[];
   currentClient(): Client;
   currentTransport(): Transport | undefined;
   elicit(request: ServerElicitation): Promise<ElicitationResponse>;
@@ -54,11 +58,24 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 export class TaskCalls {
   private raw: RawRequests | undefined;
   private rawTransport: Transport | undefined;
+  private readonly outputs = new OutputValidators();
 
   constructor(private readonly connection: TaskConnection) {}
 
   /** `tools/call` that may become a task; resolves with the final result. */
   async call(
+    params: ToolCallParams,
+    wire: TaskWire,
+    limits: TaskCallLimits,
+  ): Promise<CallToolResult> {
+    // The final result is checked against the tool's outputSchema, as on the other paths.
+    const validate = this.outputs.prepare(this.connection.tools(), params.name);
+    const result = await this.run(params, wire, limits);
+    if (validate !== null) checkStructuredContent(validate, params.name, result);
+    return result;
+  }
+
+  private async run(
     params: ToolCallParams,
     wire: TaskWire,
     limits: TaskCallLimits,

@@ -14,6 +14,8 @@
 import type { ServerCapabilities, ToolDefinition } from './mcpTypes.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+/** The longest task id kept (ids are opaque tokens: UUIDs, job ids). */
+export const MAX_TASK_ID = 256;
 
 /** Which wire a task speaks: 2025-11-25's core tasks or the 2026-07-28 extension. */
 export type TaskWire = 'core' | 'extension';
@@ -83,6 +85,12 @@ export function taskState(raw: Record<string, unknown>): TaskState {
   if (typeof taskId !== 'string' || taskId === '') {
     throw new TypeError('the server sent a task without a taskId');
   }
+  // The id is stored, shown and polled with: an id no job system needs is refused, not kept.
+  if (taskId.length > MAX_TASK_ID || hasControl(taskId)) {
+    throw new TypeError(
+      `the server sent a task id that is not a plain string of at most ${MAX_TASK_ID} characters`,
+    );
+  }
   if (typeof status !== 'string' || !STATUSES.has(status)) {
     throw new TypeError(`the server sent task ${taskId} with an unknown status ${String(status)}`);
   }
@@ -96,6 +104,15 @@ export function taskState(raw: Record<string, unknown>): TaskState {
     ...('result' in raw ? { result: raw['result'] } : {}),
     ...('error' in raw ? { error: raw['error'] } : {}),
   };
+}
+
+/** Whether `text` holds a C0 control character or DEL (a terminal escape, a line break). */
+function hasControl(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
 }
 
 /** The poll interval to use: the server's, bounded to 100 ms – 5 s (default 1 s). */

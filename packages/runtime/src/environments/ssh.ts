@@ -150,6 +150,7 @@ export class SshEnvironment implements ExecutionEnvironment {
       environmentId: this.id,
       destination: this.destination,
       args: masterArgs(this.config, this.controlPath(), MASTER_REMOTE_COMMAND),
+      controlPath: this.controlPath(),
       processEnv: this.processEnv,
       timeoutMs: CONNECT_TIMEOUT_MS,
     });

@@ -8,6 +8,7 @@
 
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 
 import { LineTail } from '@mcprt/base';
 
@@ -29,6 +30,8 @@ export interface MasterOptions {
   /** `user@host:port` for messages. */
   readonly destination: string;
   readonly args: readonly string[];
+  /** The master's control socket (`ControlPath` in `args`), in a directory private to it. */
+  readonly controlPath: string;
   readonly processEnv: NodeJS.ProcessEnv;
   readonly timeoutMs: number;
 }
@@ -44,6 +47,12 @@ export class SshMaster {
 
   constructor(private readonly options: MasterOptions) {
     const what = `ssh environment \`${options.environmentId}\` (${options.destination})`;
+    // A master that was killed (SIGKILL, the OOM killer) could not unlink its control socket, and
+    // `ssh -M` finding one there only warns ("already exists, disabling multiplexing") and logs in
+    // WITHOUT a control socket: every session would fail against the dead one while the
+    // environment looked ready. The directory is private, so a socket there is a previous
+    // master's (dead, or being stopped after a failed connect): remove it first.
+    rmSync(options.controlPath, { force: true });
     this.child = spawn('ssh', [...options.args], {
       env: { ...options.processEnv },
       stdio: ['pipe', 'pipe', 'pipe'],

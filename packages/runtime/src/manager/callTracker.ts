@@ -17,7 +17,7 @@ import type { Mutable } from '@mcprt/base';
 import type { CallSignal } from '../connection/callCancel.js';
 import type { HistorySink } from '../history/types.js';
 import type { RegistrationScope } from '../scope.js';
-import type { CallerIdentity, RefusedCallRequest } from './calls.js';
+import type { CallerIdentity, RefusedCallRequest, ToolCallRequest } from './calls.js';
 import { newCallId } from './callId.js';
 import type { ToolCallCompleted, ToolCallProgress, ToolCallStarted } from './toolCallEvents.js';
 
@@ -151,14 +151,7 @@ export class ToolCallTracker {
    */
   unreached(
     scope: RegistrationScope,
-    request: {
-      tool: string;
-      arguments?: unknown;
-      callId?: string;
-      view?: string | undefined;
-      caller?: CallerIdentity | undefined;
-      signal?: CallSignal | undefined;
-    },
+    request: Pick<ToolCallRequest, 'tool' | 'arguments' | 'callId' | 'view' | 'caller' | 'signal'>,
     error: string,
     startedAt: number,
   ): void {

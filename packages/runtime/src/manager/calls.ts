@@ -3,10 +3,10 @@
  * given the thread's sandbox authority as it was when the call was issued (or the host's own for
  * that call), recorded (events and history, with the view it was made through; a call a view
  * refused, or one to a registration that is not available, is recorded without contacting a
- * server), retried once on a fresh HTTP session when
- * the server lost ours, and failed with texts that name the registration (and why a server that
- * died under a call ended) — resource reads, prompts, SEP-2640 skills, and live listings of
- * resources, templates and prompts across registrations.
+ * server), retried once on a fresh HTTP session when the server lost ours, and failed with texts
+ * that name the registration (and why a server that died under a call ended) — resource reads,
+ * prompts, SEP-2640 skills, and live listings of resources, templates and prompts across
+ * registrations.
  */
 
 import type { Mutable } from '@mcprt/base';

@@ -151,7 +151,8 @@ export class RegistrationSet {
     this.inventoryCache ??= new ToolInventory(
       // The policy is the registration's current config (a reload updates it in place).
       this.values().flatMap((r) => {
-        const tools = r.tools;
+        // …and of ones lost with their environment, whose next use revives them.
+        const tools = r.tools ?? this.watch.listedTools(r);
         const config = r.config;
         return tools && config ? [{ scope: r.scope, policy: config, tools }] : [];
       }),

@@ -2,7 +2,8 @@
  * Routing a request to a live registration: `(server, environmentId?)` is resolved by the brief's
  * routing table (routing/resolve.ts) — after reading the environments' own configs the request may
  * land in — a registration lost with its environment is revived, a restarting one is waited for
- * (`restart_wait_sec`, across restart attempts), and anything not ready is a `ServerUnavailableError` saying why.
+ * (`restart_wait_sec`, across restart attempts), and anything not ready is a
+ * `ServerUnavailableError` saying why (with the registration's scope, for the call's history).
  */
 
 import type { ServerConnection } from '../connection/connection.js';
@@ -133,7 +134,7 @@ async function restarted(reg: Registration): Promise<void> {
   const deadline = Date.now() + (reg.config?.supervision.restartWaitMs ?? 0);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+    timer = setTimeout(resolve, Math.max(0, deadline - Date.now())).unref();
   });
   try {
     let attempt: Promise<void> | null = null;
