@@ -3,7 +3,7 @@
 // an id too long or holding control characters) — the call then fails naming it.
 import { describe, expect, it } from 'vitest';
 
-import { createdTask, pollDelay, taskState, taskWireFor } from './taskWire.js';
+import { createdTask, offersTasks, pollDelay, taskState, taskWireFor } from './taskWire.js';
 
 const tool = (taskSupport?: string) => () =>
   taskSupport === undefined ? { name: 't' } : { name: 't', execution: { taskSupport } };
@@ -22,6 +22,15 @@ describe('taskWireFor', () => {
     expect(taskWireFor(false, LEGACY, tool('optional'), true)).toBe('core');
     expect(taskWireFor(false, LEGACY, tool('forbidden'), true)).toBeNull();
     expect(taskWireFor(false, {}, tool('required'), true)).toBeNull();
+  });
+});
+
+describe('offersTasks', () => {
+  it('either era’s capability, and nothing else', () => {
+    expect(offersTasks(LEGACY)).toBe(true);
+    expect(offersTasks(MODERN)).toBe(true);
+    expect(offersTasks({ tools: {} })).toBe(false);
+    expect(offersTasks(undefined)).toBe(false);
   });
 });
 

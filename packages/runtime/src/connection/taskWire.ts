@@ -49,6 +49,19 @@ export const isTerminal = (status: TaskStatus): boolean =>
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** Whether a server's capabilities offer tasks in either era (2025 tool calls, 2026 extension). */
+export function offersTasks(capabilities: ServerCapabilities | undefined): boolean {
+  return (
+    taskWireFor(true, capabilities, () => undefined, false) !== null ||
+    taskWireFor(
+      false,
+      capabilities,
+      () => ({ name: '', execution: { taskSupport: 'required' } }),
+      false,
+    ) !== null
+  );
+}
+
 /**
  * How a call of `tool` goes: `extension` (2026: the server may answer with a task), `core`
  * (2025: asked for as a task — the tool requires it, or allows it and the caller asked) or null

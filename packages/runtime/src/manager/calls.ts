@@ -22,6 +22,7 @@ import type {
 } from '../connection/mcpTypes.js';
 import { McpRequestError } from '../connection/requestErrors.js';
 import type { TaskRef, TaskState } from '../connection/taskWire.js';
+import { offersTasks } from '../connection/taskWire.js';
 import {
   RequestFailedError,
   ServerUnavailableError,
@@ -201,17 +202,19 @@ export class SessionCalls {
         meta,
       };
       if (request.signal) options.signal = request.signal;
+      // Task options only for a server that offers tasks: nothing more on other calls' path.
       const onCreated = request.task?.onCreated;
       const onState = request.task?.onState;
-      options.task = {
-        wanted: request.task?.wanted === true,
-        ...(onState ? { onState } : {}),
-        onCreated: (ref) => {
-          taskMade = true;
-          call.task(ref);
-          onCreated?.(ref);
-        },
-      };
+      if (offersTasks(connection.capabilities))
+        options.task = {
+          wanted: request.task?.wanted === true,
+          ...(onState ? { onState } : {}),
+          onCreated: (ref) => {
+            taskMade = true;
+            call.task(ref);
+            onCreated?.(ref);
+          },
+        };
       // A progress token lives in `_meta`; a non-object `_meta` is forwarded untouched, so no
       // progress is requested for it.
       if (isPlainObjectOrAbsent(meta)) {
