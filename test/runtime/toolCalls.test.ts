@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import type {
   ElicitationRequest,
@@ -26,6 +26,8 @@ import {
   waitFor,
 } from '../helpers/fixtures.js';
 import { useRuntimes } from '../helpers/runtimes.js';
+// The same module instance the runtime uses (vitest resolves @mcprt/runtime to its sources).
+import { schemaValidators } from '../../packages/runtime/src/connection/schemaValidators.js';
 
 const load = useRuntimes();
 
@@ -239,6 +241,26 @@ describe('elicitation', () => {
     expect(beta).toEqual({ action: 'accept', content: { answer: 'for beta', count: 7 } });
     expect(seen.map((r) => r.message).sort()).toEqual(['shared-alpha asks', 'shared-beta asks']);
     expect(session.pendingElicitations()).toEqual([]);
+  });
+
+  it("compiles a server's requestedSchema once however often it asks (no heap growth per question)", async () => {
+    const runtime = load(echoServer('mcp_servers.q', 'q'));
+    const session = runtime.startSession({
+      onElicitation: async () => ({ action: 'accept', content: { answer: 'yes' } }),
+    });
+    await session.ready();
+    const ask = async () =>
+      JSON.parse(text(await session.callTool({ server: 'q', tool: 'ask' }))) as unknown;
+    expect(await ask()).toEqual({ action: 'accept', content: { answer: 'yes', count: 7 } });
+    const compiled = schemaValidators.size;
+    // Each question's schema is a new object off the wire; AJV alone would keep every one. The
+    // spy calls through: it shows every reply is checked by the cache, which does not grow.
+    const lookups = vi.spyOn(schemaValidators, 'getValidator');
+    for (let i = 0; i < 60; i++) await ask();
+    expect(lookups).toHaveBeenCalledTimes(60);
+    lookups.mockRestore();
+    expect(schemaValidators.size).toBe(compiled);
+    expect(await ask()).toEqual({ action: 'accept', content: { answer: 'yes', count: 7 } });
   });
 
   it('never forwards a reply that does not match requestedSchema', async () => {

@@ -30,5 +30,7 @@ export { realPathIfAny } from './realPath.js';
 export { PendingRequests } from './pendingRequests.js';
 export { ProcessWarmUp } from './processWarmUp.js';
 export type { Outcome, PendingOptions, PendingRequestsOptions } from './pendingRequests.js';
+export { SchemaValidatorCache } from './schemaValidatorCache.js';
+export type { SchemaValidatorProvider } from './schemaValidatorCache.js';
 export { scopeLabel } from './scopeLabel.js';
 export type { LabelledScope } from './scopeLabel.js';

@@ -7,9 +7,8 @@
 
 import type { JsonSchemaType } from '@modelcontextprotocol/client';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 
-const validator = new AjvJsonSchemaValidator();
+import { schemaValidators } from './schemaValidators.js';
 
 /** Fill missing top-level fields from the schema's `default`s (returns a new object). */
 export function applyElicitationDefaults(
@@ -35,7 +34,7 @@ export function checkFormReply(
     properties?: Record<string, unknown>;
   };
   const filled = applyElicitationDefaults(schema, content ?? {});
-  const result = validator.getValidator<Record<string, unknown>>(schema)(filled);
+  const result = schemaValidators.getValidator<Record<string, unknown>>(schema)(filled);
   if (!result.valid) {
     throw new ProtocolError(
       ProtocolErrorCode.InvalidParams,

@@ -21,6 +21,7 @@ import type { LaunchPlan } from '../launch/plan.js';
 import { StdioProcessTransport } from '../launch/stdioTransport.js';
 import { MAX_PAGES } from './paging.js';
 import { versionNegotiation } from './protocolVersion.js';
+import { schemaValidators } from './schemaValidators.js';
 import { TASKS_EXTENSION } from './taskWire.js';
 
 export const CLIENT_INFO: Implementation = { name: 'mcprt', title: 'mcprt', version: '0.1.0' };
@@ -57,6 +58,9 @@ export function createClient(
     versionNegotiation: negotiation,
     inputRequired: { maxRounds: MAX_INPUT_REQUIRED_ROUNDS },
     listMaxPages: MAX_PAGES,
+    // One bounded, text-keyed cache for the process: the SDK's default compiles each listed
+    // outputSchema into an engine that keeps it for the client's life (schemaValidators.ts).
+    jsonSchemaValidator: schemaValidators,
   });
 }
 

@@ -1,7 +1,7 @@
 /**
  * Output-schema validation of tool results for the tool-call fast path (ADR 0021), as the MCP
  * SDK's `Client.callTool` does it: each listed tool's `outputSchema` compiled once with the SDK's
- * own JSON Schema validator (its AJV provider, the default of its Node client), a schema that
+ * own JSON Schema validator (its AJV provider, behind the process-wide cache of schemaValidators.ts), a schema that
  * does not compile failing only calls of that tool, and the SDK's texts and error codes for a
  * missing or mismatched `structuredContent` (`isError` results are not checked). The index is
  * rebuilt when the connection's tool list changes (a new array).
@@ -9,16 +9,15 @@
 
 import type { JsonSchemaType, JsonSchemaValidator } from '@modelcontextprotocol/client';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 
 import type { CallToolResult, ToolDefinition } from './mcpTypes.js';
+import { schemaValidators } from './schemaValidators.js';
 
 type Compiled =
   | { readonly ok: true; readonly validate: JsonSchemaValidator<unknown> }
   | { readonly ok: false; readonly error: unknown };
 
 export class OutputValidators {
-  private readonly provider = new AjvJsonSchemaValidator();
   private source: readonly ToolDefinition[] | undefined;
   private readonly byName = new Map<string, Compiled | null>();
 
@@ -40,7 +39,7 @@ export class OutputValidators {
     const schema = tool?.['outputSchema'];
     if (!schema) return null;
     try {
-      return { ok: true, validate: this.provider.getValidator(schema as JsonSchemaType) };
+      return { ok: true, validate: schemaValidators.getValidator(schema as JsonSchemaType) };
     } catch (error) {
       return { ok: false, error };
     }
