@@ -6,7 +6,7 @@
  */
 
 import { spawn, spawnSync } from 'node:child_process';
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -117,6 +117,34 @@ describe('the HTTP listener', () => {
     expect(await statusWithHost(gateway.url, new URL(gateway.url).host)).toBe(200);
     expect((await post({ ...auth, origin: 'https://evil.example' })).status).toBe(403);
     expect((await post(auth)).status).toBe(200);
+  });
+
+  it("keeps an idle client connection past Node's 5 s default, so a client's next request never races its close", async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const once = () =>
+      new Promise<{ status: number; keepAlive: string; reused: boolean }>((resolve, reject) => {
+        const req = request(gateway.url, { method: 'POST', agent }, (res) => {
+          res.resume();
+          res.once('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              keepAlive: String(res.headers['keep-alive']),
+              reused: req.reusedSocket,
+            }),
+          );
+        });
+        req.once('error', reject);
+        req.end(initialize);
+      });
+    try {
+      const first = await once();
+      expect(first).toEqual({ status: 401, keepAlive: 'timeout=65', reused: false });
+      await new Promise((r) => setTimeout(r, 6_000));
+      // The same socket carries the next request six seconds later.
+      expect(await once()).toEqual({ status: 401, keepAlive: 'timeout=65', reused: true });
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('gives 2025 clients sessions: an unknown session id is 404', async () => {
