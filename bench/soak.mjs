@@ -17,8 +17,9 @@
 // - the history has exactly one record per tool call the gateway answered, none twice, none
 //   unknown (bench/soak/history.mjs); no soak process is left 3 s after the gateway stopped;
 // - memory: VmRSS and open descriptors of the gateway, sampled every 5 s; a minute's value is the
-//   median of its samples; the last minute before the stop within 10 % of the first minute of the
-//   restarted gateway (the process measured; the first gateway's samples are in the JSON).
+//   median of its samples; the last minute before the stop within 10 % of the restarted gateway's
+//   second minute (its first is V8's heap warming up; a short run falls back to the first:
+//   bench/soak/report.mjs; the first gateway's samples are in the JSON).
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -50,9 +50,13 @@ const pct = (a, b) => (a === null || b === null || b === 0 ? null : ((a - b) / b
 /**
  * Memory rule. The gateway's VmRSS and descriptor count are sampled every 5 s; a minute's value is
  * the median of its samples (one sample alone swings by ±20 % with the garbage collector). The
- * first minute is the first 60 s of the measured process — the restarted gateway when the restart
- * happened, else the first — and the last minute the 60 s before the stop (in a run of 2 min the
- * two overlap). Both values of the last minute within 10 % of the first's.
+ * measured process is the restarted gateway when the restart happened, else the first. Its first
+ * minute is warm-up — V8 grows its heap from a cold start to the working size under the load
+ * (60-minute run of 2026-12-07: 211 MB in the first minute, 274 MB in the second, 274–287 MB
+ * for the next 43) — so the baseline is its second minute (60–120 s after its start) whenever
+ * that ends before the last minute begins, else (short runs) its first minute. The last minute is
+ * the 60 s before the stop. Both values of the last minute within 10 % of the baseline's; the
+ * first minute is reported too.
  */
 export function footprintRule(samples, measuredGeneration, endAtMs) {
   const own = samples.filter((s) => s.generation === measuredGeneration);
@@ -72,13 +76,19 @@ export function footprintRule(samples, measuredGeneration, endAtMs) {
             50,
           ),
         };
-  const base = minute(own.filter((s) => s.sinceStartMs < 60_000));
-  const last = minute(own.filter((s) => s.atMs >= endAtMs - 60_000));
+  const first = minute(own.filter((s) => s.sinceStartMs < 60_000));
+  const lastFrom = endAtMs - 60_000;
+  const second = own.filter((s) => s.sinceStartMs >= 60_000 && s.sinceStartMs < 120_000);
+  const warmedUp = second.length > 0 && second.at(-1).atMs < lastFrom;
+  const base = warmedUp ? minute(second) : first;
+  const last = minute(own.filter((s) => s.atMs >= lastFrom));
   const rssPct = pct(last?.rssKb ?? null, base?.rssKb ?? null);
   const fdPct = pct(last?.fds ?? null, base?.fds ?? null);
   const ok = (p) => p !== null && Math.abs(p) <= 10;
   return {
     generation: measuredGeneration,
+    baseline: warmedUp ? 'second minute' : 'first minute',
+    first,
     base,
     last,
     rssPct: round(rssPct, 1),
@@ -192,12 +202,12 @@ export function summarize(input) {
     ],
     ['no process left after stop', leaks.length === 0, `${leaks.length}`],
     [
-      'gateway RSS: last minute within 10 % of the first',
+      `gateway RSS: last minute within 10 % of the ${foot.baseline}`,
       foot.rss,
       `${kb(foot.base?.rssKb)} → ${kb(foot.last?.rssKb)} (${foot.rssPct ?? '?'} %)`,
     ],
     [
-      'gateway fds: last minute within 10 % of the first',
+      `gateway fds: last minute within 10 % of the ${foot.baseline}`,
       foot.fds,
       `${foot.base?.fds ?? '?'} → ${foot.last?.fds ?? '?'} (${foot.fdPct ?? '?'} %)`,
     ],

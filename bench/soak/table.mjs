@@ -32,7 +32,7 @@ export function printReport(s, out = console.log) {
   const f = s.footprint;
   const at = (m) => (m ? `+${Math.round(m.fromMs / 1000)}…${Math.round(m.toMs / 1000)} s` : '-');
   out(
-    `gateway (gen ${f.generation}): RSS ${kb(f.base?.rssKb)} → ${kb(f.last?.rssKb)}, fds ${f.base?.fds ?? '?'} → ${f.last?.fds ?? '?'} (medians of the first minute ${at(f.base)}, of the last ${at(f.last)})`,
+    `gateway (gen ${f.generation}): RSS ${kb(f.base?.rssKb)} → ${kb(f.last?.rssKb)}, fds ${f.base?.fds ?? '?'} → ${f.last?.fds ?? '?'} (medians of the ${f.baseline} ${at(f.base)}, of the last ${at(f.last)}; first minute, warm-up: ${kb(f.first?.rssKb)})`,
   );
   out(
     `history:           ${s.history.records} records; ${s.history.unansweredRecorded} of the unanswered calls recorded (${s.history.unansweredInProgress} left inProgress)`,
