@@ -4,11 +4,7 @@ import { SchemaValidatorCache } from './schemaValidatorCache.js';
 
 // The engine is a seam of ours: a minimal one that checks `required` and counts what it compiled.
 class CountingEngine {
-  static made = 0;
   compiled = 0;
-  constructor() {
-    CountingEngine.made += 1;
-  }
   getValidator(schema: { required?: string[] }) {
     this.compiled += 1;
     if (!Array.isArray(schema.required)) throw new Error('schema has no required list');
@@ -16,14 +12,21 @@ class CountingEngine {
   }
 }
 
+/** A factory of counting engines and the engines it made, in order. */
+function countingEngines() {
+  const engines: CountingEngine[] = [];
+  const make = () => {
+    const engine = new CountingEngine();
+    engines.push(engine);
+    return engine;
+  };
+  return { engines, make };
+}
+
 describe('SchemaValidatorCache', () => {
   it('compiles equal schemas once, whatever object they arrive in', () => {
-    const engines: CountingEngine[] = [];
-    const cache = new SchemaValidatorCache(() => {
-      const engine = new CountingEngine();
-      engines.push(engine);
-      return engine;
-    });
+    const { engines, make } = countingEngines();
+    const cache = new SchemaValidatorCache(make);
     const first = cache.get({ required: ['a'] });
     for (let i = 0; i < 1000; i++) expect(cache.get({ required: ['a'] })).toBe(first);
     expect(engines).toHaveLength(1);
@@ -34,12 +37,8 @@ describe('SchemaValidatorCache', () => {
   });
 
   it('stays bounded: past the limit the engine is dropped and a fresh one compiles', () => {
-    const engines: CountingEngine[] = [];
-    const cache = new SchemaValidatorCache(() => {
-      const engine = new CountingEngine();
-      engines.push(engine);
-      return engine;
-    }, 3);
+    const { engines, make } = countingEngines();
+    const cache = new SchemaValidatorCache(make, 3);
     const old = cache.get({ required: ['k0'] });
     for (let i = 1; i < 10; i++) cache.get({ required: [`k${i}`] });
     expect(cache.size).toBeLessThanOrEqual(3);
@@ -50,16 +49,8 @@ describe('SchemaValidatorCache', () => {
   });
 
   it('gives a schema with an $id an engine of its own, and bounds those engines too', () => {
-    const engines: CountingEngine[] = [];
-    const cache = new SchemaValidatorCache(
-      () => {
-        const engine = new CountingEngine();
-        engines.push(engine);
-        return engine;
-      },
-      256,
-      2,
-    );
+    const { engines, make } = countingEngines();
+    const cache = new SchemaValidatorCache(make, 256, 2);
     cache.get({ required: ['plain'] });
     cache.get({ $id: 'urn:a', required: ['a'] } as object);
     cache.get({ $id: 'urn:a', required: ['b'] } as object);

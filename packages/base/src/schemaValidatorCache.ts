@@ -29,7 +29,7 @@ export class SchemaValidatorCache<V> {
     private readonly isolatedLimit = 16,
   ) {}
 
-  /** Distinct schemas compiled by the current engine (for tests and diagnostics). */
+  /** Distinct schema texts cached since the last reset (for tests and diagnostics). */
   get size(): number {
     return this.byText.size;
   }

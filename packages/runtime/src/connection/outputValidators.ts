@@ -1,10 +1,10 @@
 /**
  * Output-schema validation of tool results for the tool-call fast path (ADR 0021), as the MCP
  * SDK's `Client.callTool` does it: each listed tool's `outputSchema` compiled once with the SDK's
- * own JSON Schema validator (its AJV provider, behind the process-wide cache of schemaValidators.ts), a schema that
- * does not compile failing only calls of that tool, and the SDK's texts and error codes for a
- * missing or mismatched `structuredContent` (`isError` results are not checked). The index is
- * rebuilt when the connection's tool list changes (a new array).
+ * own JSON Schema validator (its AJV provider, behind the process-wide cache of
+ * schemaValidators.ts), a schema that does not compile failing only calls of that tool, and the
+ * SDK's texts and error codes for a missing or mismatched `structuredContent` (`isError` results
+ * are not checked). The index is rebuilt when the connection's tool list changes (a new array).
  */
 
 import type { JsonSchemaType, JsonSchemaValidator } from '@modelcontextprotocol/client';
