@@ -153,6 +153,11 @@ describe('the ssh control master is SIGKILLed', () => {
       const failures = await untilBack(call);
       expect(failures.join('\n')).not.toContain('Unknown tool');
       expect(await names()).toEqual(listed);
+      // Its log says what a client sees: the tools stay, the next call starts the server again.
+      expect(gateway.stderr()).toMatch(
+        /warning: MCP server `(one|two)@remote` failed: MCP server `\1@remote` stopped: ssh connection to environment `remote` .* was lost: .*; its \d+ tools stay listed and the next call starts it again\n/,
+      );
+      expect(gateway.stderr()).not.toContain('its tools are unavailable');
       expect(masters()).toHaveLength(1);
     } finally {
       await gateway.close();

@@ -1,7 +1,8 @@
 /**
  * What the gateway says about its registrations: the status document (the
  * `mcprt://gateway/status` resource) and one log line per notable startup transition — a server
- * that failed (its error), one that needs an OAuth login (the exact `mcprt mcp login` command), one
+ * that failed (its error; or, lost with its environment, that its tools stay listed and the next
+ * call starts it again), one that needs an OAuth login (the exact `mcprt mcp login` command), one
  * that became ready. A failing server is absent tools plus these messages, never a failed gateway.
  */
 
@@ -66,6 +67,14 @@ export function startupMessage(
     return {
       level: 'warning',
       message: `MCP server \`${label}\` needs an OAuth login; its tools are unavailable until you run \`${loginCommand(event.scope)}\``,
+    };
+  }
+  const listed = status?.tools.length ?? 0;
+  if (listed > 0) {
+    // Lost with its environment: its last tools stay listed and a call starts it again.
+    return {
+      level: 'warning',
+      message: `MCP server \`${label}\` failed: ${event.error ?? 'failed'}; its ${listed} tools stay listed and the next call starts it again`,
     };
   }
   return {
