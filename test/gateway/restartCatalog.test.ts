@@ -1,6 +1,6 @@
 /**
  * `mcprt serve` while a crashed server restarts (docs/supervision.md, docs/gateway.md): its tools
- * stay listed and callable — a call waits for the restart and succeeds, or, past
+ * (and its resources and prompts) stay listed and callable — a call waits for the restart and succeeds, or, past
  * `restart_wait_sec` or once the restart failed for good, is a tool error naming `server@env` —
  * no `tools/list_changed` ever lists it without them, and every such call has exactly one
  * history record. Over stdio in both eras (the fast path of each), against real fault servers in
@@ -34,7 +34,7 @@ function startsOnce(table: string, name: string, extra: string): string {
 
 function home(): string {
   return makeHome(
-    stdioServer('mcp_servers.flaky', FAULT_SERVER, ['--name', 'flaky']) +
+    stdioServer('mcp_servers.flaky', FAULT_SERVER, ['--name', 'flaky', '--resources']) +
       'restart_backoff_sec = 2\nrestart_wait_sec = 10\n' +
       shExecEnvironment('a', tempDir('mcprt-gw-restart-cwd-')) +
       stdioServer('environments.a.mcp_servers.slow', FAULT_SERVER, ['--name', 'slow']) +
@@ -96,13 +96,31 @@ describe.each<Era>(['legacy', 'auto'])('a restarting server behind mcprt serve, 
   });
 
   it('keeps the tools listed and a call waits for the restart, then succeeds', async () => {
+    const listedBefore = (await gateway.client.listResources()).resources;
+    expect(listedBefore.map((r) => r.title)).toContain('note (flaky)');
+    expect((await gateway.client.listPrompts()).prompts.map((p) => p.name)).toContain(
+      'flaky__greet',
+    );
     const crashed = await call('flaky__act', { nonce: 'crash', fault: 'crash' });
     expect(crashed.isError).toBe(true);
     expect(texts(crashed)[0]).toContain('MCP server `flaky` failed: the server stopped');
     await restarting('flaky');
     expect(await names()).toContain('flaky__echo');
+    // Its resources and prompts stay listed with its tools (what its server last listed)…
+    const note = (await gateway.client.listResources()).resources.find(
+      (r) => r.title === 'note (flaky)',
+    );
+    expect(note).toEqual(listedBefore.find((r) => r.title === 'note (flaky)'));
+    const prompts = (await gateway.client.listPrompts()).prompts.map((p) => p.name);
+    expect(prompts).toContain('flaky__greet');
+    expect(await status('flaky')).toBe('starting');
     const t0 = Date.now();
-    const during = await call('flaky__echo', { nonce: `during-${era}` });
+    // …and a read of one waits for the restart, as a call does.
+    const [during, read] = await Promise.all([
+      call('flaky__echo', { nonce: `during-${era}` }),
+      gateway.client.readResource({ uri: note!.uri }),
+    ]);
+    expect((read.contents[0] as { text: string }).text).toMatch(/^flaky note \(pid \d+\)$/);
     expect(during.isError).toBeFalsy();
     expect(JSON.parse(texts(during)[0]!)).toEqual({ nonce: `during-${era}`, server: 'flaky' });
     expect(Date.now() - t0).toBeGreaterThan(300);

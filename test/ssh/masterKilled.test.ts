@@ -15,12 +15,12 @@ import {
   SshMaster,
 } from '../../packages/runtime/src/environments/sshMaster.js';
 import { runSsh } from '../../packages/runtime/src/environments/sshRun.js';
-import { echoServer, makeHome, tempDir, text } from '../helpers/fixtures.js';
+import { echoServer, FAULT_SERVER, makeHome, tempDir, text, waitFor } from '../helpers/fixtures.js';
 import type { SshEnvironmentConfig } from '@mcprt/runtime';
 
 import { useRuntimes } from '../helpers/runtimes.js';
 import { Sshd } from '../helpers/sshd.js';
-import { stdioGateway, texts } from '../gateway/helpers.js';
+import { stdioGateway, stdioServer, texts } from '../gateway/helpers.js';
 
 const load = useRuntimes();
 let sshd: Sshd;
@@ -162,6 +162,54 @@ describe('the ssh control master is SIGKILLed', () => {
     } finally {
       await gateway.close();
     }
+  });
+
+  it('a lost server keeps its resources and prompts listed until its next use revives it', async () => {
+    const runtime = load(
+      sshd.environmentToml('remote', 0, { cwd: '/' }) +
+        stdioServer('environments.remote.mcp_servers.notes', FAULT_SERVER, [
+          '--name',
+          'notes',
+          '--resources',
+        ]),
+    );
+    const session = runtime.startSession();
+    expect((await session.ready()).ready).toHaveLength(1);
+    const listed = async () => ({
+      resources: (await session.listResources()).data,
+      prompts: (await session.listPrompts()).data,
+    });
+    const before = await listed();
+    expect(before.resources).toEqual([
+      {
+        scope: { environmentId: 'remote', name: 'notes' },
+        items: [{ uri: 'fault://notes/note', name: 'note' }],
+      },
+    ]);
+    const read = async () =>
+      (
+        await session.readResource({
+          server: 'notes',
+          environmentId: 'remote',
+          uri: 'fault://notes/note',
+        })
+      ).contents[0] as { text: string };
+    const firstPid = (await read()).text;
+
+    await killMaster();
+    await waitFor(
+      () => session.listStatus()[0]?.connectionStatus === 'failed' || undefined,
+      10_000,
+      'notes@remote lost',
+    );
+    // Lost (not revived yet): listed as its server last listed them, as its tools are.
+    expect(session.listStatus()[0]?.tools.map((t) => t.name)).toContain('echo');
+    expect(await listed()).toEqual(before);
+    // The next use revives it: a new server process answers.
+    const revived = (await read()).text;
+    expect(revived).toMatch(/^notes note \(pid \d+\)$/);
+    expect(revived).not.toBe(firstPid);
+    expect(await listed()).toEqual(before);
   });
 
   it('a new master on the control path of a SIGKILLed one multiplexes again', async () => {

@@ -37,6 +37,7 @@ import type { RegistrationScope } from '../scope.js';
 import type { SkillFile, SkillFileRequest, SkillListing } from '../skills/types.js';
 import type { CallEmitter } from './callTracker.js';
 import { isPlainObjectOrAbsent, ToolCallTracker, withThreadId } from './callTracker.js';
+import type { ListingKind } from './lastListings.js';
 import type { RegistrationSet } from './registrationSet.js';
 import type { Router } from './router.js';
 
@@ -325,31 +326,40 @@ export class SessionCalls {
 
   /**
    * One list of every ready registration (or of one: `server` + optional `environmentId`, the
-   * usual routing), fetched live page by page. A server that fails (e.g. `resources/list
-   * returned duplicate cursor`) is left out and reported in `errors`; the others are listed.
+   * usual routing), fetched live page by page; a restarting registration, or one lost with its
+   * environment, is listed under what its server last listed (lastListings.ts), as its tools
+   * are. A server that fails (e.g. `resources/list returned duplicate cursor`) is left out and
+   * reported in `errors`; the others are listed.
    */
-  async list<K extends 'resources' | 'resourceTemplates' | 'prompts'>(
+  async list<K extends ListingKind>(
     kind: K,
     filter: ResourceFilter,
   ): Promise<LiveListing<ListItems[K]>> {
+    const { registrations, router } = this.ctx;
     const targets =
       filter.server !== undefined
-        ? [await this.ctx.router.live(filter.server, filter.environmentId)]
-        : this.ctx.registrations.values().flatMap((reg) => {
-            const connection = reg.live;
-            return connection ? [{ reg, connection }] : [];
-          });
+        ? [await router.live(filter.server, filter.environmentId)]
+        : registrations.values().map((reg) => ({ reg, connection: reg.live }));
     const settled = await Promise.allSettled(
-      targets.map(({ reg, connection }) =>
-        connection.list(kind, { timeoutMs: (reg.config ?? connection.config).toolTimeoutMs }),
-      ),
+      targets.map(async ({ reg, connection }) => {
+        if (connection === null) {
+          return registrations.standsIn(reg) ? registrations.listings.recall(reg, kind) : undefined;
+        }
+        const timeoutMs = (reg.config ?? connection.config).toolTimeoutMs;
+        const items = await connection.list(kind, { timeoutMs });
+        registrations.listings.remember(reg, kind, items);
+        return items;
+      }),
     );
     const listing: LiveListing<ListItems[K]> = { data: [], errors: [] };
     settled.forEach((outcome, i) => {
       const scope = targets[i]?.reg.scope;
       if (scope === undefined) return;
-      if (outcome.status === 'fulfilled') listing.data.push({ scope, items: outcome.value });
-      else listing.errors.push({ scope, error: errorText(outcome.reason) });
+      if (outcome.status === 'rejected') {
+        listing.errors.push({ scope, error: errorText(outcome.reason) });
+      } else if (outcome.value !== undefined) {
+        listing.data.push({ scope, items: [...outcome.value] });
+      }
     });
     return listing;
   }

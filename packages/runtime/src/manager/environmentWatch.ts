@@ -4,7 +4,8 @@
  * are marked lost — as are servers whose startup or restart fails because their environment was
  * down or lost meanwhile. The next use of a lost server revives it (a fresh registration, which
  * reconnects). Until it is back (or fails for another reason) the inventory keeps listing the
- * tools its server last listed, so that next use can come through a tool list (`mcprt serve`).
+ * tools its server last listed (and its resources and prompts, lastListings.ts), so that next use
+ * can come through a list (`mcprt serve`).
  */
 
 import type { ToolDefinition } from '../connection/mcpTypes.js';
@@ -79,6 +80,7 @@ export class EnvironmentWatch {
     this.lastTools.delete(reg);
     const fresh = this.registrations.replace(reg);
     if (tools !== undefined) this.lastTools.set(fresh, tools);
+    this.registrations.listings.carry(reg, fresh);
     return fresh;
   }
 

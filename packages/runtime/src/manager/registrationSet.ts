@@ -5,7 +5,8 @@
  * used both for a config reload and for an environment's config being (re)read: unchanged
  * registrations keep their process, removed ones stop with a status update, changed and new ones
  * get a fresh registration. Also starting them, waiting for startup, replacing one after a login
- * or a lost environment, and the tool inventory over the ready ones.
+ * or a lost environment, and the tool inventory over the ready ones (and the restarting or lost
+ * ones, under what their server last listed).
  */
 
 import type { McprtConfig } from '../config/types.js';
@@ -15,6 +16,7 @@ import { ToolInventory } from '../inventory/inventory.js';
 import type { RegistrationScope } from '../scope.js';
 import { scopeKey } from '../scope.js';
 import { EnvironmentWatch } from './environmentWatch.js';
+import { LastListings } from './lastListings.js';
 import type { Registration } from './registration.js';
 import type { RegistrationSource } from './registrationPlan.js';
 import type { SourceSelection } from './registrationSources.js';
@@ -40,6 +42,8 @@ export class RegistrationSet {
   /** Registrations contributed by environments' own configs (ssh: the remote host's). */
   readonly remote = new RemoteRegistrations((id) => this.environmentRead(id));
   readonly watch = new EnvironmentWatch(this);
+  /** What each registration last listed besides tools, for `standsIn` registrations. */
+  readonly listings = new LastListings();
   private readonly byKey = new Map<string, Registration>();
   private inventoryCache: ToolInventory | null = null;
   private startedAll = false;
@@ -162,6 +166,14 @@ export class RegistrationSet {
 
   invalidate(): void {
     this.inventoryCache = null;
+  }
+
+  /**
+   * Whether `reg` is listed under what its server last listed rather than live: it is restarting,
+   * or was lost with its environment (the same stand-in as its tools in `inventory()`).
+   */
+  standsIn(reg: Registration): boolean {
+    return reg.live === null && (reg.tools ?? this.watch.listedTools(reg)) !== null;
   }
 
   /**

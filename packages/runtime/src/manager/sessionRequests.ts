@@ -59,7 +59,8 @@ export abstract class SessionRequests extends EventEmitter<SessionEvents> {
 
   /**
    * Resources of every ready registration (or of one: `server` + optional `environmentId`, the
-   * usual routing), fetched live page by page. A server that fails (e.g. `resources/list
+   * usual routing), fetched live page by page — of a restarting one, or one lost with its
+   * environment, what its server last listed. A server that fails (e.g. `resources/list
    * returned duplicate cursor`) is left out and reported in `errors`; the others are listed.
    */
   listResources(filter: ResourceFilter = {}): Promise<LiveListing<StatusResource>> {
