@@ -28,6 +28,8 @@ export async function modernRpc(
   method: string,
   params: Record<string, unknown>,
   tasks = true,
+  /** Further client capabilities declared (e.g. `elicitation`). */
+  capabilities: Record<string, unknown> = {},
 ): Promise<RpcAnswer> {
   const name = params['taskId'] ?? params['name'] ?? params['uri'];
   const response = await fetch(url, {
@@ -49,7 +51,7 @@ export async function modernRpc(
         _meta: {
           [VERSION]: '2026-07-28',
           [CLIENT_INFO]: { name: 'task-test', version: '1.0.0' },
-          [CAPABILITIES]: tasks ? { extensions: { [TASKS]: {} } } : {},
+          [CAPABILITIES]: { ...capabilities, ...(tasks ? { extensions: { [TASKS]: {} } } : {}) },
         },
       },
     }),

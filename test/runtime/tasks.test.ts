@@ -10,7 +10,7 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { ElicitationRequest, ProgressUpdate, Runtime, Session, TaskRef } from '@mcprt/runtime';
-import { RequestFailedError, Runtime as RuntimeClass } from '@mcprt/runtime';
+import { RequestFailedError, Runtime as RuntimeClass, withCallOrigin } from '@mcprt/runtime';
 
 import { makeHome, q, shExecEnvironment, tempDir, text, waitFor } from '../helpers/fixtures.js';
 import type { TaskServerFiles } from '../helpers/tasks.js';
@@ -139,6 +139,20 @@ describe('a tool call that runs as a task', () => {
         environmentId: env ?? null,
         message: 'What is your name?',
       });
+    },
+  );
+
+  it.each(['t26', 't25'])(
+    '%s: the task’s question carries the origin the host gave the call',
+    async (server) => {
+      asked.length = 0;
+      const origin = { call: server };
+      const { result } = await withCallOrigin(origin, () =>
+        call(server, 'ask_job', { seconds: 0 }),
+      );
+      expect(text(result)).toBe('answered: Ada@local');
+      expect(asked).toHaveLength(1);
+      expect(asked[0]!.origin).toBe(origin);
     },
   );
 

@@ -27,7 +27,8 @@ export function inputRequestsFor(requests: ReadonlyMap<string, ElicitationReques
   return out;
 }
 
-function embeddedRequest(request: ElicitationRequest): InputRequest {
+/** One question as the embedded `elicitation/create` a client answers. */
+export function embeddedRequest(request: ElicitationRequest): InputRequest {
   const message = `[${scopeLabel(request.scope)}] ${request.message}`;
   // The asking server's own `_meta`, minus its progress token (meaningless to our client).
   const _meta = withRegistrationMeta(withoutProgressToken(request._meta), request.scope);

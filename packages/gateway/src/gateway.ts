@@ -32,6 +32,7 @@ import { LoginWatch } from './loginWatch.js';
 import { ChangeNotifier, logTo } from './notifier.js';
 import { Observability } from './observability/observability.js';
 import { OperationTable } from './operationTable.js';
+import { TaskInputs } from './taskInputs.js';
 import { createGatewayServer } from './serverFactory.js';
 import { defaultLoginCommand, startupMessage, statusDocument } from './status.js';
 import { messageDeclaresApps } from './uiResources.js';
@@ -329,6 +330,8 @@ export class Gateway implements SharedCore {
    * never to another client's: one it cannot attribute is declined, and said on stderr only.
    */
   private elicit(request: ElicitationRequest): Promise<ElicitationResponse> {
+    // A question during a task the gateway holds for a client waits for that client (tasks.ts).
+    if (request.origin instanceof TaskInputs) return request.origin.offer(request);
     const target = this.operations.forElicitation(request);
     if (target !== undefined && !('ambiguous' in target)) return target.offer(request);
     this.logLocal(

@@ -187,7 +187,7 @@ async function callTool(
   }
   const wire = taskRequested(ctx, params);
   if (wire !== null) {
-    return callAsTask(core, () => startToolCall(core, target, ctx.mcpReq._meta), wire, ctx);
+    return callAsTask(core, server, () => startToolCall(core, target, ctx.mcpReq._meta), wire, ctx);
   }
   return serveOperation(
     core,

@@ -12,6 +12,8 @@ import { scopeLabel } from '@mcprt/runtime';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 
+import type { TaskInputs } from './taskInputs.js';
+
 /** How long a finished task stays readable. */
 export const TASK_TTL_MS = 3_600_000;
 /** The poll interval the gateway suggests (its own state is in memory: cheap to read). */
@@ -32,6 +34,8 @@ export interface GatewayTask {
   endedAt: number | undefined;
   readonly cancel: CallCancel;
   readonly done: Promise<CallToolResult>;
+  /** The server's questions waiting for this task's owner (taskInputs.ts). */
+  readonly inputs: TaskInputs;
 }
 
 export class GatewayTaskTable {
@@ -44,6 +48,7 @@ export class GatewayTaskTable {
     ref: TaskRef,
     cancel: CallCancel,
     done: Promise<CallToolResult>,
+    inputs: TaskInputs,
   ): GatewayTask {
     this.prune();
     const now = new Date().toISOString();
@@ -58,6 +63,7 @@ export class GatewayTaskTable {
       result: undefined,
       endedAt: undefined,
       cancel,
+      inputs,
       done: done.then((result) => {
         const failed = cancel.aborted;
         this.end(task, failed ? 'cancelled' : 'completed', result);
@@ -102,6 +108,7 @@ export class GatewayTaskTable {
 
   private end(task: GatewayTask, status: TaskStatus, result: CallToolResult | undefined): void {
     if (task.endedAt !== undefined) return;
+    task.inputs.close();
     task.status = status;
     task.result = result;
     task.endedAt = Date.now();

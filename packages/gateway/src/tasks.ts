@@ -5,15 +5,27 @@
  * server behind the tool makes one, and the call's result at once when it does not. The runtime
  * follows the server's task; the client polls the gateway (`tasks/get`; 2025 also `tasks/result`,
  * `tasks/list`), cancels it (`tasks/cancel`: the server is sent its own), and only ever sees its
- * own tasks. The capability is advertised unless every registration is known not to do tasks.
+ * own tasks. The server's questions during the task wait for that client (taskInputs.ts): a 2025
+ * client is asked inside its `tasks/result`, a 2026 one reads them in `tasks/get` and answers
+ * with `tasks/update`. The capability is advertised unless every registration is known not to
+ * do tasks.
  */
 
-import type { RegistrationScope, Session, TaskRef } from '@mcprt/runtime';
-import { CallCancel } from '@mcprt/runtime';
+import type {
+  ElicitationRequest,
+  ElicitationResponse,
+  RegistrationScope,
+  Session,
+  TaskRef,
+  TaskState,
+} from '@mcprt/runtime';
+import { CallCancel, withCallOrigin } from '@mcprt/runtime';
 import type { CallToolResult, Server, ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
+import { answersFrom, clientModes, embeddedRequest, inputRequestsFor } from './elicitation.js';
 import type { GatewayCore } from './serverFactory.js';
+import { TaskInputs } from './taskInputs.js';
 import type { Run } from './toolCall.js';
 import { toolFailure } from './toolCall.js';
 import type { GatewayTask, GatewayTaskTable } from './taskTable.js';
@@ -46,6 +58,7 @@ export function taskRequested(
  */
 export async function callAsTask(
   core: GatewayCore,
+  server: Server,
   start: () => Promise<{ scope: RegistrationScope; run: Run }>,
   wire: Wire,
   ctx: ServerContext,
@@ -58,18 +71,34 @@ export async function callAsTask(
   let made: (ref: TaskRef) => void = () => undefined;
   const created = new Promise<TaskRef>((resolve) => (made = resolve));
   const holder: { task?: GatewayTask } = {};
-  const call = run(cancel, () => undefined, {
+  // The call's origin: the server's questions during the task wait there for this client.
+  const inputs = new TaskInputs(clientModes(server, ctx), core.inputTimeoutMs);
+  const options = {
     wanted: wire === 'core',
-    onCreated: (ref) => made(ref),
-    onState: (state) => holder.task && core.tasks.update(holder.task, state),
-  }).then(
+    onCreated: (ref: TaskRef) => {
+      inputs.open();
+      made(ref);
+    },
+    onState: (state: TaskState) => holder.task && core.tasks.update(holder.task, state),
+  };
+  const call = withCallOrigin(inputs, () => run(cancel, () => undefined, options)).then(
     (result) => result as CallToolResult,
     (error: unknown) => toolFailure(error),
   );
   const first = await Promise.race([created, call.then((result) => ({ result }))]);
   ctx.mcpReq.signal.removeEventListener('abort', onAbort);
-  if ('result' in first) return first.result;
-  const task = (holder.task = core.tasks.add(core.client.callerKey, scope, first, cancel, call));
+  if ('result' in first) {
+    inputs.close();
+    return first.result;
+  }
+  const task = (holder.task = core.tasks.add(
+    core.client.callerKey,
+    scope,
+    first,
+    cancel,
+    call,
+    inputs,
+  ));
   // A CreateTaskResult in place of the call's result. On 2025 it also carries an empty `content`:
   // the SDK server validates every tools/call result as a CallToolResult (CreateTaskResult
   // allows other members; a client tells the two apart by `task`).
@@ -94,15 +123,18 @@ export function serveTasks(server: Server, core: GatewayCore): void {
     table().cancel(task);
     return modern(ctx) ? {} : legacyView(task);
   });
-  // 2026: the gateway's tasks never ask for input themselves; answers are acknowledged.
-  // (Its `inputResponses` are the SDK's to lift, as a retried call's are.)
-  server.setRequestHandler('tasks/update', byId, async (params) => {
-    table().get(params.taskId, core.client.callerKey);
+  // 2026: the answers to the questions `tasks/get` showed (`inputRequests`), by their keys.
+  // (The SDK lifts `inputResponses` off the params, as off a retried call's.)
+  server.setRequestHandler('tasks/update', byId, async (params, ctx) => {
+    const task = table().get(params.taskId, core.client.callerKey);
+    task.inputs.answer(answersFrom(ctx.mcpReq.inputResponses));
     return {};
   });
   // 2025 only (2026 has no `tasks/result` or `tasks/list`: the SDK answers them Method not found).
-  server.setRequestHandler('tasks/result', byId, async (params) => {
+  // While it waits, the task's questions are sent to the client (`elicitation/create`).
+  server.setRequestHandler('tasks/result', byId, async (params, ctx) => {
     const task = table().get(params.taskId, core.client.callerKey);
+    if (task.endedAt === undefined) await relayQuestions(server, task, ctx, core.inputTimeoutMs);
     const result = task.result ?? (await task.done);
     if (task.status === 'cancelled') throw cancelledError(task);
     return { ...result, _meta: { ...result._meta, [RELATED_TASK]: { taskId: task.id } } };
@@ -142,15 +174,72 @@ export function advertiseTasks(server: Server, session: Session): void {
   };
 }
 
+/**
+ * 2025: inside the client's `tasks/result`, send each question of the task's server to the client
+ * (on the request's stream, naming the task) and hand its answer back, until the task ends or the
+ * client's request goes away (a question it did not answer is sent again by its next one).
+ */
+async function relayQuestions(
+  server: Server,
+  task: GatewayTask,
+  ctx: ServerContext,
+  timeoutMs: number,
+): Promise<void> {
+  const signal = ctx.mcpReq.signal;
+  const gone = new Promise<void>((resolve) =>
+    signal.addEventListener('abort', () => resolve(), { once: true }),
+  );
+  while (task.endedAt === undefined && !signal.aborted) {
+    for (const [key, request] of task.inputs.takeUnsent()) {
+      void askClient(server, task, request, {
+        relatedRequestId: ctx.mcpReq.id,
+        signal,
+        timeout: timeoutMs,
+      })
+        .then((response) => task.inputs.answer(new Map([[key, response]])))
+        .catch(() => task.inputs.unsent(key));
+    }
+    await Promise.race([task.done, task.inputs.next(), gone]);
+  }
+}
+
+async function askClient(
+  server: Server,
+  task: GatewayTask,
+  request: ElicitationRequest,
+  options: { relatedRequestId: string | number; signal: AbortSignal; timeout: number },
+): Promise<ElicitationResponse> {
+  const embedded = embeddedRequest(request);
+  const params = embedded.params as Record<string, unknown>;
+  const _meta = { ...(params['_meta'] as object), [RELATED_TASK]: { taskId: task.id } };
+  const reply = await server.request(
+    { method: 'elicitation/create', params: { ...params, _meta } },
+    options,
+  );
+  return reply.action === 'accept'
+    ? { action: 'accept', content: (reply.content ?? {}) as Record<string, unknown> }
+    : { action: reply.action };
+}
+
 function cancelledError(task: GatewayTask): Error {
   return Object.assign(new Error(`task ${task.id} was cancelled`), { code: -32603 });
+}
+
+/**
+ * The status a client reads: `input_required` exactly while a question waits for it here; the
+ * server's own `input_required` (a question the gateway is answering) reads `working`.
+ */
+function statusOf(task: GatewayTask): string {
+  if (task.endedAt !== undefined) return task.status;
+  if (task.inputs.waiting) return 'input_required';
+  return task.status === 'input_required' ? 'working' : task.status;
 }
 
 /** A task as 2025-11-25 clients read it. */
 function legacyView(task: GatewayTask): Record<string, unknown> {
   return {
     taskId: task.id,
-    status: task.status,
+    status: statusOf(task),
     ...(task.statusMessage !== undefined ? { statusMessage: task.statusMessage } : {}),
     createdAt: task.createdAt,
     lastUpdatedAt: task.lastUpdatedAt,
@@ -163,7 +252,7 @@ function legacyView(task: GatewayTask): Record<string, unknown> {
 function modernView(task: GatewayTask): Record<string, unknown> {
   return {
     taskId: task.id,
-    status: task.status,
+    status: statusOf(task),
     ...(task.statusMessage !== undefined ? { statusMessage: task.statusMessage } : {}),
     createdAt: task.createdAt,
     lastUpdatedAt: task.lastUpdatedAt,
@@ -172,9 +261,12 @@ function modernView(task: GatewayTask): Record<string, unknown> {
   };
 }
 
-/** 2026 `tasks/get`: with the result once completed. */
+/** 2026 `tasks/get`: with the questions waiting for the client, or the result once completed. */
 function detailedView(task: GatewayTask): Record<string, unknown> {
   const view = modernView(task);
+  if (view['status'] === 'input_required') {
+    return { ...view, inputRequests: inputRequestsFor(task.inputs.pending()) };
+  }
   return task.status === 'completed' && task.result !== undefined
     ? { ...view, result: task.result }
     : view;

@@ -12,6 +12,11 @@
  * outside any call's origin (`outsideCallOrigins`), so a process started while a call was waiting
  * can never attribute later requests to that call; such requests get origin null.
  *
+ * A task's input requests are linked too: a 2026-07-28 task's come back through the follow loop,
+ * which runs in the call's continuation, and a 2025 task's `elicitation/create` names its task
+ * (`io.modelcontextprotocol/related-task` in `_meta`), whose call's origin is noted while the task
+ * is followed (`noteTaskOrigin`, `relatedTaskOrigin`).
+ *
  * Only hosts that need the link pay for it: the storage is first used by `withCallOrigin`, and
  * on Node 20 an active AsyncLocalStorage makes every promise a little slower.
  */
@@ -33,4 +38,35 @@ export function currentCallOrigin(): object | null {
 /** Run `fn` with no call's origin (a connection attempt: its streams outlive any call). */
 export function outsideCallOrigins<T>(fn: () => T): T {
   return origins.getStore() === undefined ? fn() : origins.exit(fn);
+}
+
+const RELATED_TASK = 'io.modelcontextprotocol/related-task';
+/** Per client connection (the SDK client object): the origin of each task being followed. */
+const taskOrigins = new WeakMap<object, Map<string, object>>();
+
+/**
+ * While `taskId` of `client`'s server is followed, requests naming it get the current call's
+ * origin (none: nothing noted). Returns what ends the note.
+ */
+export function noteTaskOrigin(client: object, taskId: string): () => void {
+  const origin = currentCallOrigin();
+  if (origin === null) return () => undefined;
+  let byTask = taskOrigins.get(client);
+  if (byTask === undefined) taskOrigins.set(client, (byTask = new Map()));
+  byTask.set(taskId, origin);
+  return () => {
+    if (byTask.get(taskId) === origin) byTask.delete(taskId);
+  };
+}
+
+/** The origin noted for the task a request's `_meta` names (null: none, or not followed). */
+export function relatedTaskOrigin(client: object, meta: unknown): object | null {
+  const related = isObject(meta) ? meta[RELATED_TASK] : undefined;
+  const taskId = isObject(related) ? related['taskId'] : undefined;
+  if (typeof taskId !== 'string') return null;
+  return taskOrigins.get(client)?.get(taskId) ?? null;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -9,7 +9,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 
 import type { ElicitationResponse, ServerElicitation } from '../elicitation/types.js';
-import { currentCallOrigin } from './callOrigin.js';
+import { currentCallOrigin, relatedTaskOrigin } from './callOrigin.js';
 import { checkFormReply } from './elicitationReply.js';
 
 export function bridgeElicitation(
@@ -28,7 +28,8 @@ export function bridgeElicitation(
       ...(typeof p['elicitationId'] === 'string' ? { elicitationId: p['elicitationId'] } : {}),
       _meta: p['_meta'] ?? null,
       signal: ctx.mcpReq.signal,
-      origin: currentCallOrigin(),
+      // A 2025 task's request names its task: the origin of the call that made it.
+      origin: currentCallOrigin() ?? relatedTaskOrigin(client, p['_meta']),
     });
     if (reply.action !== 'accept') return { action: reply.action };
     const content =

@@ -15,6 +15,7 @@ import type { ServerConfig } from '../config/types.js';
 import type { ElicitationResponse, ServerElicitation } from '../elicitation/types.js';
 import type { CallSignal } from './callCancel.js';
 import { abortSignalOf } from './callCancel.js';
+import { noteTaskOrigin } from './callOrigin.js';
 import type { CallToolResult, ProgressUpdate, ToolDefinition } from './mcpTypes.js';
 import { checkStructuredContent, OutputValidators } from './outputValidators.js';
 import { RawRequests } from './rawRequests.js';
@@ -115,6 +116,8 @@ export class TaskCalls {
     const { config } = this.connection;
     const budget = config.taskTimeoutMs ?? limits.timeoutMs;
     const setting = config.taskTimeoutMs !== undefined ? 'task_timeout_sec' : 'tool_timeout_sec';
+    // A 2025 task's questions name it: they belong to this call's origin (callOrigin.ts).
+    const unnote = noteTaskOrigin(this.connection.currentClient(), ref.taskId);
     return followTask(
       {
         request: (method, p, options) => this.channel().request(method, p, options),
@@ -129,7 +132,7 @@ export class TaskCalls {
         onProgress: limits.onProgress,
         onState: limits.task?.onState,
       },
-    );
+    ).finally(unnote);
   }
 
   /** An answer without a task: 2025's as is; 2026's resolved as the SDK resolves a call. */

@@ -11,6 +11,7 @@
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 
 import type { ElicitationResponse, ServerElicitation } from '../elicitation/types.js';
+import { currentCallOrigin } from './callOrigin.js';
 import { checkFormReply } from './elicitationReply.js';
 import type { CallToolResult, ProgressUpdate } from './mcpTypes.js';
 import type { RawRequestOptions } from './rawRequests.js';
@@ -195,7 +196,8 @@ async function elicit(
       : {}),
     _meta: params['_meta'] ?? null,
     signal,
-    origin: null,
+    // The follow loop runs in the call's continuation: its origin (callOrigin.ts).
+    origin: currentCallOrigin(),
   });
   if (reply.action !== 'accept') return { action: reply.action };
   const content =

@@ -25,8 +25,8 @@ export interface ServerElicitation {
   readonly signal: AbortSignal;
   /**
    * The origin the host gave the call that caused it (`withCallOrigin`), when the protocol links
-   * the two (2026-07-28 servers, 2025 HTTP servers); null when it does not (a 2025 stdio
-   * server's request) or the call had none (connection/callOrigin.ts).
+   * the two (2026-07-28 servers, 2025 HTTP servers, a task's questions); null when it does not
+   * (a 2025 stdio server's request outside a task) or the call had none (connection/callOrigin.ts).
    */
   readonly origin: object | null;
 }
