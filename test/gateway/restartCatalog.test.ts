@@ -35,7 +35,7 @@ function startsOnce(table: string, name: string, extra: string): string {
 function home(): string {
   return makeHome(
     stdioServer('mcp_servers.flaky', FAULT_SERVER, ['--name', 'flaky', '--resources']) +
-      'restart_backoff_sec = 2\nrestart_wait_sec = 10\n' +
+      'restart_backoff_sec = 3\nrestart_wait_sec = 10\n' +
       shExecEnvironment('a', tempDir('mcprt-gw-restart-cwd-')) +
       stdioServer('environments.a.mcp_servers.slow', FAULT_SERVER, ['--name', 'slow']) +
       'restart_backoff_sec = 30\nrestart_wait_sec = 0.5\n' +
