@@ -1,12 +1,15 @@
 // A server's questions during a task `mcprt serve` holds for a client (docs/gateway.md "Tasks"):
 // they reach the client that owns the task, in its era — a 2025-11-25 client inside its
-// `tasks/result` (a real `elicitation/create` naming the gateway's task), a 2026-07-28 client
+// `tasks/result` (a real `elicitation/create` naming the gateway's task; raw JSON lines over
+// stdio, and the SDK's own client over HTTP, on that request's stream), a 2026-07-28 client
 // through `tasks/get`'s `inputRequests` and `tasks/update` — and its answer reaches the server
 // (the task fixture's `ask_job` reports it). Behind the gateway: a 2025 server (its question
 // names its task, `related-task`) and a 2026 server (its question comes back through the
 // runtime's poll). A client that cannot answer forms gets the question declined.
 
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 
 import { makeHome, NODE, tempDir, text } from '../helpers/fixtures.js';
 import type { Message } from '../helpers/rpcClient.js';
@@ -101,6 +104,49 @@ describe('a 2025-11-25 client answers inside tasks/result', () => {
     expect(answered.error).toBeUndefined();
     expect(text(answered.result)).toBe(`answered: Ada-${server}`);
     expect((await legacy('tasks/get', { taskId }))['status']).toBe('completed');
+  });
+});
+
+describe('the SDK’s 2025-11-25 client over HTTP', () => {
+  it('its own elicitation handler answers inside tasks/result (on that request’s stream)', async () => {
+    const client = new Client(
+      { name: 'task-input-sdk', version: '1.0.0' },
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    const asked: Record<string, unknown>[] = [];
+    client.setRequestHandler('elicitation/create', async (request) => {
+      asked.push(request.params as Record<string, unknown>);
+      return { action: 'accept', content: { name: 'Hopper' } };
+    });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(gateway.url), {
+        requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+      }),
+    );
+    try {
+      // The SDK 2.4 client has no task API: the task requests go through `request` as is.
+      const loose = z.looseObject({});
+      const request = (method: string, params: Record<string, unknown>) =>
+        client.request({ method, params } as never, loose as never) as Promise<
+          Record<string, unknown>
+        >;
+      const created = await request('tools/call', {
+        name: 't25__ask_job',
+        arguments: { seconds: 0 },
+        task: {},
+      });
+      const taskId = (created['task'] as { taskId: string }).taskId;
+      await pastWorking(() => request('tasks/get', { taskId }));
+      const result = await request('tasks/result', { taskId });
+      expect(text(result)).toBe('answered: Hopper');
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toMatchObject({
+        message: '[t25] What is your name?',
+        _meta: { [RELATED]: { taskId } },
+      });
+    } finally {
+      await client.close();
+    }
   });
 });
 
