@@ -2,7 +2,7 @@
  * Tasks through the gateway belong to the caller that started them: over the HTTP listener with
  * callers told apart by an authenticator (`Bearer alice`, `Bearer bob`), bob polling, cancelling
  * or answering alice's task is told it is unknown — as for an id never issued — and the task goes
- * on untouched for alice, whose poll sees it finish. The gateway, listener, task fixture and
+ * on untouched for alice, whose poll sees it finish; its server's question waits for alice alone. The gateway, listener, task fixture and
  * requests are real (raw 2026-07-28 JSON-RPC declaring the tasks extension).
  */
 
@@ -81,5 +81,47 @@ describe('a task belongs to its caller', () => {
     expect(text(ended['result'])).toBe('done: mine in local');
     const upstream = storedTask(files, taskId.split('/')[1]!);
     expect(upstream?.['cancelled']).toBeUndefined();
+  });
+
+  it('its server’s question waits for its owner only: another caller can neither see nor answer it', async () => {
+    const form = { elicitation: { form: {} } };
+    const as = (who: string) => (method: string, params: Record<string, unknown>) =>
+      modernRpc(listener.url, who, method, params, true, form);
+    const alice = as('alice');
+    const bob = as('bob');
+    const created = await alice('tools/call', { name: 't26__ask_job', arguments: { seconds: 0 } });
+    const taskId = created.result!['taskId'] as string;
+    // Bob, with a task of his own on the same server, meanwhile.
+    const his = await bob('tools/call', {
+      name: 't26__slow_job',
+      arguments: { seconds: 2, label: 'his' },
+    });
+    const hisId = his.result!['taskId'] as string;
+    const get = async () => (await alice('tasks/get', { taskId })).result!;
+    let waiting = await get();
+    for (let tries = 0; waiting['status'] === 'working'; tries++) {
+      expect(tries).toBeLessThan(200);
+      await new Promise((r) => setTimeout(r, 50));
+      waiting = await get();
+    }
+    expect(waiting['status']).toBe('input_required');
+    const [key] = Object.keys(waiting['inputRequests'] as object);
+    const answer = { [key!]: { action: 'accept', content: { name: 'Mallory' } } };
+    expect((await bob('tasks/update', { taskId, inputResponses: answer })).error?.message).toBe(
+      `Unknown task: ${taskId}`,
+    );
+    // Bob's own task holds no question, and bob answering under alice's key through it does
+    // nothing to hers.
+    const mine = (await bob('tasks/get', { taskId: hisId })).result!;
+    expect(mine['inputRequests']).toBeUndefined();
+    await bob('tasks/update', { taskId: hisId, inputResponses: answer });
+    expect((await get())['status']).toBe('input_required');
+
+    await alice('tasks/update', {
+      taskId,
+      inputResponses: { [key!]: { action: 'accept', content: { name: 'Alice' } } },
+    });
+    const ended = await pollUntilEnded(get);
+    expect(text(ended['result'])).toBe('answered: Alice');
   });
 });
