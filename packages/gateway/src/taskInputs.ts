@@ -5,8 +5,9 @@
  * `input_required`, until the task's owner answers: a 2025-11-25 client inside `tasks/result`
  * (the gateway sends it the `elicitation/create`), a 2026-07-28 client through `tasks/get`'s
  * `inputRequests` and `tasks/update`'s `inputResponses`. A question in a mode the client did not
- * declare is declined at once; one left unanswered for the input timeout, or pending when the
- * task is cancelled or ends, is answered `cancel`.
+ * declare, or one asked before the server made the task (the call was still a plain call, with
+ * no operation to carry it), is declined at once; one left unanswered for the input timeout, or
+ * pending when the task is cancelled or ends, is answered `cancel`.
  */
 
 import type { ElicitationRequest, ElicitationResponse } from '@mcprt/runtime';
