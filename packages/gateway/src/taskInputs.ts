@@ -45,7 +45,8 @@ export class TaskInputs {
     if (!supported || !this.opened || this.closed) return Promise.resolve(DECLINE);
     return new Promise((resolve) => {
       const key = `q${++this.asks}`;
-      const timer = setTimeout(() => this.settle(key, CANCEL), this.timeoutMs);
+      // A question never keeps the process alive (its connection's end withdraws it anyway).
+      const timer = setTimeout(() => this.settle(key, CANCEL), this.timeoutMs).unref();
       this.questions.set(key, { request, resolve, timer, sent: false });
       // The server withdrew it (cancelled its request, or the call ended).
       request.signal.addEventListener('abort', () => this.settle(key, CANCEL), { once: true });
