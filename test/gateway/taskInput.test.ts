@@ -14,20 +14,16 @@ import { z } from 'zod';
 import { makeHome, NODE, tempDir, text } from '../helpers/fixtures.js';
 import type { Message } from '../helpers/rpcClient.js';
 import { CLI, RawAppServer } from '../helpers/rpcClient.js';
-import { taskFiles, taskServer } from '../helpers/tasks.js';
+import { storedTask, taskFiles, taskServer } from '../helpers/tasks.js';
 import type { HttpGateway } from './helpers.js';
 import { httpGateway, TOKEN } from './helpers.js';
 import { modernRpc, pollUntilEnded } from './taskHelpers.js';
 
 const dir = tempDir('mcprt-gw-task-input-');
+const files = { t26: taskFiles(dir, 't26'), t25: taskFiles(dir, 't25') };
 const home = makeHome(
-  taskServer('mcp_servers.t26', taskFiles(dir, 't26'), 'local') +
-    taskServer(
-      'mcp_servers.t25',
-      taskFiles(dir, 't25'),
-      'local25',
-      'protocol_version = "2025-11-25"',
-    ),
+  taskServer('mcp_servers.t26', files.t26, 'local') +
+    taskServer('mcp_servers.t25', files.t25, 'local25', 'protocol_version = "2025-11-25"'),
 );
 const RELATED = 'io.modelcontextprotocol/related-task';
 
@@ -104,6 +100,26 @@ describe('a 2025-11-25 client answers inside tasks/result', () => {
     expect(answered.error).toBeUndefined();
     expect(text(answered.result)).toBe(`answered: Ada-${server}`);
     expect((await legacy('tasks/get', { taskId }))['status']).toBe('completed');
+  });
+
+  it('an answer that does not match the schema: the server is told so, never given it', async () => {
+    const created = await legacy('tools/call', {
+      name: 't25__ask_job',
+      arguments: { seconds: 0 },
+      task: {},
+    });
+    const taskId = (created['task'] as { taskId: string }).taskId;
+    await pastWorking(() => legacy('tasks/get', { taskId }));
+    const seen = stdio.messages.length;
+    const result = stdio.request('tasks/result', { taskId }, { jsonrpc: '2.0' });
+    const ask = await stdio.waitFor(
+      (m) => stdio.messages.indexOf(m) >= seen && m.method === 'elicitation/create',
+    );
+    stdio.send({ jsonrpc: '2.0', id: ask.id, result: { action: 'accept', content: { name: 42 } } });
+    // The fixture reads the error it got instead of an answer as no answer.
+    expect(text((await result).result)).toBe('declined');
+    const stored = storedTask(files.t25, taskId.split('/')[1]!);
+    expect(stored?.['answer']).toEqual({ action: 'cancel' });
   });
 });
 
@@ -225,6 +241,29 @@ describe('a 2026-07-28 client answers through tasks/update', () => {
     const ended = await pollUntilEnded(get);
     expect(ended['status']).toBe('completed');
     expect(text(ended['result'])).toBe('answered: Grace');
+  });
+
+  it('an answer that does not match the question’s schema never reaches the server, and says why', async () => {
+    const created = await rpc('tools/call', { name: 't26__ask_job', arguments: { seconds: 0 } });
+    const taskId = created.result!['taskId'] as string;
+    const get = async () => (await rpc('tasks/get', { taskId })).result!;
+    const waiting = await pastWorking(get);
+    const [key] = Object.keys(waiting['inputRequests'] as object);
+    await rpc('tasks/update', {
+      taskId,
+      inputResponses: { [key!]: { action: 'accept', content: { name: 42 } } },
+    });
+    const ended = await pollUntilEnded(get);
+    expect(ended['result']).toEqual({
+      content: [
+        {
+          type: 'text',
+          text: 'tools/call to MCP server `t26` failed: elicitation reply does not match the requested schema: data/name must be string',
+        },
+      ],
+      isError: true,
+    });
+    expect(storedTask(files.t26, taskId.split('/')[1]!)?.['answer']).toBeUndefined();
   });
 
   it('a client that declared no elicitation: the question is declined, the task goes on', async () => {
