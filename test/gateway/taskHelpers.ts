@@ -82,6 +82,18 @@ export async function pollUntilEnded(
   }
 }
 
+/** Poll `get` until the task is no longer `working` (bounded); returns the last state. */
+export async function pastWorking(
+  get: () => Promise<Record<string, unknown>>,
+): Promise<Record<string, unknown>> {
+  for (let tries = 0; ; tries++) {
+    const state = await get();
+    if (state['status'] !== 'working') return state;
+    expect(tries, 'still working').toBeLessThan(200);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** A raw 2025-11-25 client of the gateway: requests answered with their result, or thrown. */
 export interface LegacyRaw {
   request(method: string, params: Record<string, unknown>): Promise<RpcAnswer>;

@@ -17,7 +17,7 @@ import { CLI, RawAppServer } from '../helpers/rpcClient.js';
 import { storedTask, taskFiles, taskServer } from '../helpers/tasks.js';
 import type { HttpGateway } from './helpers.js';
 import { httpGateway, TOKEN } from './helpers.js';
-import { modernRpc, pollUntilEnded } from './taskHelpers.js';
+import { modernRpc, pastWorking, pollUntilEnded } from './taskHelpers.js';
 
 const dir = tempDir('mcprt-gw-task-input-');
 const files = { t26: taskFiles(dir, 't26'), t25: taskFiles(dir, 't25') };
@@ -49,16 +49,6 @@ afterAll(async () => {
   await gateway?.stop();
 });
 
-/** Poll `get` until the task is no longer `working` (bounded); the last state. */
-async function pastWorking(get: () => Promise<Record<string, unknown>>) {
-  for (let tries = 0; ; tries++) {
-    const state = await get();
-    if (state['status'] !== 'working') return state;
-    expect(tries, 'still working').toBeLessThan(200);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 /** A 2025 request on the stdio gateway; its result (an error fails the test). */
 async function legacy(method: string, params: Record<string, unknown>) {
   const reply = await stdio.request(method, params, { jsonrpc: '2.0' });
@@ -66,27 +56,41 @@ async function legacy(method: string, params: Record<string, unknown>) {
   return reply.result as Record<string, unknown>;
 }
 
+/** A 2025 client's `ask_job` task of `server` (`params.task`); its gateway task id. */
+async function askJob(server: string): Promise<string> {
+  const created = await legacy('tools/call', {
+    name: `${server}__ask_job`,
+    arguments: { seconds: 0 },
+    task: {},
+  });
+  return (created['task'] as { taskId: string }).taskId;
+}
+
+let resultIds = 0;
+/** Send `tasks/result` for `taskId`: its id, its answer (later), and the question it brings. */
+async function resultAsking(taskId: string) {
+  const seen = stdio.messages.length;
+  const id = `result-${++resultIds}`;
+  const pending = stdio.waitFor((m) => m.id === id && ('result' in m || 'error' in m));
+  stdio.send({ jsonrpc: '2.0', id, method: 'tasks/result', params: { taskId } });
+  const ask: Message = await stdio.waitFor(
+    (m) => stdio.messages.indexOf(m) >= seen && m.method === 'elicitation/create',
+  );
+  return { id, pending, ask };
+}
+
 describe('a 2025-11-25 client answers inside tasks/result', () => {
   it.each([
     ['t25', '2025 server: its question names its task'],
     ['t26', '2026 server: its question comes back through the poll'],
   ])('%s (%s)', async (server) => {
-    const created = await legacy('tools/call', {
-      name: `${server}__ask_job`,
-      arguments: { seconds: 0 },
-      task: {},
-    });
-    const taskId = (created['task'] as { taskId: string }).taskId;
+    const taskId = await askJob(server);
     expect(taskId.startsWith(`${server}/`)).toBe(true);
     // The question waits for this client: the task says so.
     const waiting = await pastWorking(() => legacy('tasks/get', { taskId }));
     expect(waiting['status']).toBe('input_required');
 
-    const seen = stdio.messages.length;
-    const result = stdio.request('tasks/result', { taskId }, { jsonrpc: '2.0' });
-    const ask: Message = await stdio.waitFor(
-      (m) => stdio.messages.indexOf(m) >= seen && m.method === 'elicitation/create',
-    );
+    const { pending: result, ask } = await resultAsking(taskId);
     const params = ask.params as Record<string, unknown>;
     expect(params['message']).toBe(`[${server}] What is your name?`);
     expect(params['requestedSchema']).toMatchObject({ required: ['name'] });
@@ -103,18 +107,9 @@ describe('a 2025-11-25 client answers inside tasks/result', () => {
   });
 
   it('an answer that does not match the schema: the server is told so, never given it', async () => {
-    const created = await legacy('tools/call', {
-      name: 't25__ask_job',
-      arguments: { seconds: 0 },
-      task: {},
-    });
-    const taskId = (created['task'] as { taskId: string }).taskId;
+    const taskId = await askJob('t25');
     await pastWorking(() => legacy('tasks/get', { taskId }));
-    const seen = stdio.messages.length;
-    const result = stdio.request('tasks/result', { taskId }, { jsonrpc: '2.0' });
-    const ask = await stdio.waitFor(
-      (m) => stdio.messages.indexOf(m) >= seen && m.method === 'elicitation/create',
-    );
+    const { pending: result, ask } = await resultAsking(taskId);
     stdio.send({ jsonrpc: '2.0', id: ask.id, result: { action: 'accept', content: { name: 42 } } });
     // The fixture reads the error it got instead of an answer as no answer.
     expect(text((await result).result)).toBe('declined');
@@ -168,27 +163,11 @@ describe('the SDK’s 2025-11-25 client over HTTP', () => {
 
 describe('a 2025-11-25 client that goes away from tasks/result', () => {
   it('is asked again by its next tasks/result; tasks/cancel answers what waits `cancel`', async () => {
-    const created = await legacy('tools/call', {
-      name: 't25__ask_job',
-      arguments: { seconds: 0 },
-      task: {},
-    });
-    const taskId = (created['task'] as { taskId: string }).taskId;
+    const taskId = await askJob('t25');
     expect((await pastWorking(() => legacy('tasks/get', { taskId })))['status']).toBe(
       'input_required',
     );
-    let sent = 0;
-    const asked = async () => {
-      const seen = stdio.messages.length;
-      const id = `result-${++sent}`;
-      const pending = stdio.waitFor((m) => m.id === id && ('result' in m || 'error' in m));
-      stdio.send({ jsonrpc: '2.0', id, method: 'tasks/result', params: { taskId } });
-      const ask = await stdio.waitFor(
-        (m) => stdio.messages.indexOf(m) >= seen && m.method === 'elicitation/create',
-      );
-      return { ask, pending, id };
-    };
-    const first = await asked();
+    const first = await resultAsking(taskId);
     // The client cancels its tasks/result: the question is withdrawn, not lost.
     stdio.send({
       jsonrpc: '2.0',
@@ -200,7 +179,7 @@ describe('a 2025-11-25 client that goes away from tasks/result', () => {
         m.method === 'notifications/cancelled' &&
         (m.params as { requestId?: unknown }).requestId === first.ask.id,
     );
-    const second = await asked();
+    const second = await resultAsking(taskId);
     expect(second.ask.id).not.toBe(first.ask.id);
     expect(second.ask.params).toEqual(first.ask.params);
     // Still waiting; now the client cancels the task itself.

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { makeHome, tempDir, text } from '../helpers/fixtures.js';
 import { storedTask, taskFiles, taskServer } from '../helpers/tasks.js';
-import { modernRpc, pollUntilEnded } from './taskHelpers.js';
+import { modernRpc, pastWorking, pollUntilEnded } from './taskHelpers.js';
 
 const caller = (subject: string): Caller => ({
   kind: 'oauth',
@@ -98,12 +98,7 @@ describe('a task belongs to its caller', () => {
     });
     const hisId = his.result!['taskId'] as string;
     const get = async () => (await alice('tasks/get', { taskId })).result!;
-    let waiting = await get();
-    for (let tries = 0; waiting['status'] === 'working'; tries++) {
-      expect(tries).toBeLessThan(200);
-      await new Promise((r) => setTimeout(r, 50));
-      waiting = await get();
-    }
+    const waiting = await pastWorking(get);
     expect(waiting['status']).toBe('input_required');
     const [key] = Object.keys(waiting['inputRequests'] as object);
     const answer = { [key!]: { action: 'accept', content: { name: 'Mallory' } } };

@@ -20,6 +20,7 @@ import type {
   TaskState,
 } from '@mcprt/runtime';
 import { CallCancel, withCallOrigin } from '@mcprt/runtime';
+import { CLIENT_CAPABILITIES_META_KEY, RELATED_TASK_META_KEY } from '@modelcontextprotocol/server';
 import type { CallToolResult, Server, ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
@@ -32,8 +33,6 @@ import type { GatewayTask, GatewayTaskTable } from './taskTable.js';
 import { TASK_POLL_MS, TASK_TTL_MS } from './taskTable.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
-const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
-const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 
 type Wire = 'core' | 'extension';
 
@@ -47,7 +46,7 @@ export function taskRequested(
 ): Wire | null {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   if (envelope === undefined) return isObject(params.task) ? 'core' : null;
-  const capabilities = envelope[CLIENT_CAPABILITIES];
+  const capabilities = envelope[CLIENT_CAPABILITIES_META_KEY];
   const extensions = isObject(capabilities) ? capabilities['extensions'] : undefined;
   return isObject(extensions) && isObject(extensions[TASKS_EXTENSION]) ? 'extension' : null;
 }
@@ -137,7 +136,7 @@ export function serveTasks(server: Server, core: GatewayCore): void {
     if (task.endedAt === undefined) await relayQuestions(server, task, ctx, core.inputTimeoutMs);
     const result = task.result ?? (await task.done);
     if (task.status === 'cancelled') throw cancelledError(task);
-    return { ...result, _meta: { ...result._meta, [RELATED_TASK]: { taskId: task.id } } };
+    return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId: task.id } } };
   });
   server.setRequestHandler(
     'tasks/list',
@@ -211,7 +210,7 @@ async function askClient(
 ): Promise<ElicitationResponse> {
   const embedded = embeddedRequest(request);
   const params = embedded.params as Record<string, unknown>;
-  const _meta = { ...(params['_meta'] as object), [RELATED_TASK]: { taskId: task.id } };
+  const _meta = { ...(params['_meta'] as object), [RELATED_TASK_META_KEY]: { taskId: task.id } };
   const reply = await server.request(
     { method: 'elicitation/create', params: { ...params, _meta } },
     options,

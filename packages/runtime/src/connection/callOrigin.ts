@@ -23,6 +23,8 @@
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 
+import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/client';
+
 const origins = new AsyncLocalStorage<object>();
 
 /** Run `fn` (the call) with `origin` as its requests' origin. */
@@ -40,7 +42,6 @@ export function outsideCallOrigins<T>(fn: () => T): T {
   return origins.getStore() === undefined ? fn() : origins.exit(fn);
 }
 
-const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 /** Per client connection (the SDK client object): the origin of each task being followed. */
 const taskOrigins = new WeakMap<object, Map<string, object>>();
 
@@ -61,7 +62,7 @@ export function noteTaskOrigin(client: object, taskId: string): () => void {
 
 /** The origin noted for the task a request's `_meta` names (null: none, or not followed). */
 export function relatedTaskOrigin(client: object, meta: unknown): object | null {
-  const related = isObject(meta) ? meta[RELATED_TASK] : undefined;
+  const related = isObject(meta) ? meta[RELATED_TASK_META_KEY] : undefined;
   const taskId = isObject(related) ? related['taskId'] : undefined;
   if (typeof taskId !== 'string') return null;
   return taskOrigins.get(client)?.get(taskId) ?? null;

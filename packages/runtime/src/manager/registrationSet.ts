@@ -9,6 +9,7 @@
  * ones, under what their server last listed).
  */
 
+import type { ToolDefinition } from '../connection/mcpTypes.js';
 import type { McprtConfig } from '../config/types.js';
 import type { EnvironmentRegistry } from '../environments/registry.js';
 import { UnknownServerError } from '../errors.js';
@@ -147,7 +148,8 @@ export class RegistrationSet {
   /**
    * The tool inventory of the ready registrations — and of restarting ones, under the tools
    * their server last listed (`Registration.tools`), so a crash does not drop them from listings
-   * for the length of a restart; cached until something changes.
+   * for the length of a restart, and of ones lost with their environment, whose next use revives
+   * them (`listedTools`); cached until something changes.
    */
   inventory(): ToolInventory {
     // Tools whose `ttlMs` has passed are listed again (in the background; 2026-07-28).
@@ -155,8 +157,7 @@ export class RegistrationSet {
     this.inventoryCache ??= new ToolInventory(
       // The policy is the registration's current config (a reload updates it in place).
       this.values().flatMap((r) => {
-        // …and of ones lost with their environment, whose next use revives them.
-        const tools = r.tools ?? this.watch.listedTools(r);
+        const tools = this.listedTools(r);
         const config = r.config;
         return tools && config ? [{ scope: r.scope, policy: config, tools }] : [];
       }),
@@ -173,7 +174,12 @@ export class RegistrationSet {
    * or was lost with its environment (the same stand-in as its tools in `inventory()`).
    */
   standsIn(reg: Registration): boolean {
-    return reg.live === null && (reg.tools ?? this.watch.listedTools(reg)) !== null;
+    return reg.live === null && this.listedTools(reg) !== null;
+  }
+
+  /** The tools listed for `reg`: its own, or — lost with its environment — its last ones. */
+  private listedTools(reg: Registration): readonly ToolDefinition[] | null {
+    return reg.tools ?? this.watch.listedTools(reg);
   }
 
   /**
